@@ -1,0 +1,358 @@
+// Loads one library once: the explicit override, a copy already in the process, then the search
+// list; checks each candidate (file kind, loader, version) and records what happened.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "library_spec.hpp"
+#include "search.hpp"
+#include "versions.hpp"
+
+namespace cushim {
+namespace detail {
+
+struct library_state {
+  explicit library_state(const library_spec& s) : spec(s) { st.lib = s.lib; }
+  const library_spec& spec;
+  status st;
+  platform::library_handle handle = nullptr;
+  std::once_flag once;
+  std::atomic<bool> loaded{false};
+  std::mutex missing_mutex;  // functions the loaded copy lacks, found by later calls
+  std::vector<std::string> missing_functions;
+};
+
+struct shim_state {
+  std::mutex options_mutex;
+  options opts;
+  std::atomic<bool> started{false};
+  std::mutex notes_mutex;  // refused configure() calls and the like
+  std::vector<std::string> notes;
+  library_state cudnn{cudnn_spec()};
+  library_state cudart{cudart_spec()};
+};
+
+// Never destroyed: stubs may be called from other objects' destructors at exit.
+inline shim_state& shim() {
+  static shim_state* s = new shim_state;
+  return *s;
+}
+
+inline void log_line(const options& opts, const std::string& line) {
+  if (opts.log) opts.log(line, opts.log_context);
+}
+
+// Reports a refused call or similar event that happens after loading started.
+inline void add_note(const std::string& text) {
+  shim_state& s = shim();
+  {
+    std::lock_guard<std::mutex> lock(s.notes_mutex);
+    s.notes.push_back(text);
+  }
+  std::lock_guard<std::mutex> lock(s.options_mutex);
+  log_line(s.opts, "cushim: " + text);
+}
+
+inline version_parts decode_version(const library_spec& spec, long v) {
+  return spec.lib == library::cudnn ? decode_cudnn_version(v) : decode_cuda_version(v);
+}
+
+inline std::string version_text(const library_spec& spec, long v) {
+  return format_version(decode_version(spec, v), spec.lib == library::cudnn);
+}
+
+// The major encoded in the file name the search asked for ("libcudart.so.13" -> 13).
+inline int major_from_file_name(const std::string& name) {
+  std::size_t at = name.find(".so.");
+  return at == std::string::npos ? 0 : std::atoi(name.c_str() + at + 4);
+}
+
+class loader {
+ public:
+  loader(library_state& lib, const options& opts) : lib_(lib), spec_(lib.spec), opts_(opts) {}
+
+  void run() {
+    status& st = lib_.st;
+    st.compiled_version = spec_.compiled_version;
+    log("searching for " + spec_.file_name);
+    if (try_override() || try_already_loaded()) return finish();
+    if (st.code == error_code::override_failed || st.code == error_code::already_loaded_mismatch) return finish();
+    search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
+    for (const candidate& c : search_candidates(spec_, in)) {
+      if (try_candidate(c)) return finish();
+    }
+    st.code = failure_code();
+    finish();
+  }
+
+ private:
+  static std::string module_path() {
+    static const char anchor = 0;  // an address inside whichever module holds cushim
+    return platform::module_path_of(&anchor);
+  }
+
+  void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + spec_.display_name + ": " + text); }
+
+  void record(const candidate& c, outcome result, std::string detail = {}) {
+    log(c.rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + detail + ")"));
+    lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
+  }
+
+  bool try_override() {
+    const std::string& from_options = spec_.lib == library::cudnn ? opts_.cudnn_file : opts_.cudart_file;
+    std::string value = from_options;
+    std::string rule = spec_.lib == library::cudnn ? "options.cudnn_file" : "options.cudart_file";
+    if (value.empty() && opts_.use_environment) {
+      const char* env = platform::get_environment(spec_.override_variable);
+      if (!env || !*env) return false;  // set but empty counts as unset
+      value = env;
+      rule = spec_.override_variable;
+    }
+    if (value.empty()) return false;
+    candidate_list list(spec_.file_name);
+    if (is_absolute_path(value) && !platform::is_folder(value)) {
+      list.add_file(rule, value);
+    } else {
+      list.add_dir(rule, value);
+    }
+    candidate c = list.take().front();
+    if (try_candidate(c)) return true;
+    lib_.st.code = error_code::override_failed;
+    const attempt& a = lib_.st.attempts.back();
+    lib_.st.problems.push_back({error_code::override_failed, true,
+                                std::string(spec_.display_name) + " was not loaded from the explicit location " + rule +
+                                    " names; cushim does not fall back to a search when one is given",
+                                a.path, std::string(to_string(a.result)) + (a.detail.empty() ? "" : ": " + a.detail),
+                                "point " + rule + " at a readable " + spec_.file_name +
+                                    " (or the folder holding it), or unset it to let cushim search"});
+    return false;
+  }
+
+  bool try_already_loaded() {
+    std::string path;
+    platform::library_handle h = platform::find_loaded(spec_.file_name, path);
+    if (!h) return false;
+    candidate c{"already loaded in this process", path, entry_kind::absolute};
+    std::string detail;
+    outcome result = check_version(h, path, detail);
+    if (result == outcome::loaded) {
+      record(c, outcome::reused, detail);
+      adopt(h, c, path);
+      return true;
+    }
+    platform::unload_library(h);
+    record(c, result, detail);
+    lib_.st.code = error_code::already_loaded_mismatch;
+    lib_.st.problems.push_back(
+        {error_code::already_loaded_mismatch, true,
+         std::string("the ") + spec_.display_name + " already loaded in this process is unusable", path, detail,
+         "something loaded this copy before cushim (another framework or a library linked with "
+         "-l); cushim will not load a second copy next to it. Remove the other copy or load "
+         "the right one first"});
+    return false;
+  }
+
+  bool try_candidate(const candidate& c) {
+    if (c.kind == entry_kind::empty) {
+      record(c, outcome::skipped_empty, "an empty entry means the current folder to the system loader; never searched");
+      return false;
+    }
+    if (c.kind == entry_kind::relative) {
+      record(c, outcome::skipped_relative, "relative entries depend on the current folder; never searched");
+      return false;
+    }
+    std::string canonical = platform::canonical_path(c.path);
+    for (const std::string& seen : seen_) {
+      if (seen == canonical) {
+        record(c, outcome::duplicate, "same file as an earlier candidate");
+        return false;
+      }
+    }
+    seen_.push_back(canonical);
+    platform::file_check fc = platform::check_file(c.path);
+    switch (fc.state) {
+      case platform::file_state::absent: record(c, outcome::absent); return false;
+      case platform::file_state::folder_absent: record(c, outcome::folder_absent); return false;
+      case platform::file_state::not_a_file: record(c, outcome::not_a_file, fc.detail); return false;
+      case platform::file_state::unreadable: record(c, outcome::unreadable, fc.detail); return false;
+      case platform::file_state::regular: break;
+    }
+    platform::load_result r = platform::load_library(c.path);
+    if (!r.handle) {
+      record(c, outcome::load_failed, r.error);
+      return false;
+    }
+    std::string detail;
+    outcome result = check_version(r.handle, c.path, detail);
+    if (result != outcome::loaded) {
+      platform::unload_library(r.handle);
+      record(c, result, detail);
+      return false;
+    }
+    record(c, outcome::loaded, detail);
+    adopt(r.handle, c, c.path);
+    return true;
+  }
+
+  // Reads the version the file reports and applies the policy: loaded, not_the_library or
+  // wrong_version, with the reason in detail.
+  outcome check_version(platform::library_handle h, const std::string& path, std::string& detail) {
+    long v = 0;
+    std::string source = spec_.version_function;
+    platform::any_function f = platform::find_symbol(h, spec_.version_function);
+    if (!f) {
+      detail = std::string("does not export ") + spec_.version_function + ", so it is not " + spec_.display_name;
+      return outcome::not_the_library;
+    }
+    if (spec_.lib == library::cudnn) {
+      v = long(reinterpret_cast<decltype(&::cudnnGetVersion)>(f)());
+    } else {
+      int reported = 0;
+      if (reinterpret_cast<decltype(&::cudaRuntimeGetVersion)>(f)(&reported) != cudaSuccess) reported = 0;
+      v = reported;
+      if (v == 0) {  // CUDA 13 reports 0 without a driver: the major in the file name is all there is
+        v = long(major_from_file_name(spec_.file_name)) * 1000;
+        source = "file name (cudaRuntimeGetVersion reported 0)";
+      }
+    }
+    version_parts got = decode_version(spec_, v), want = decode_version(spec_, spec_.compiled_version);
+    detail = spec_.display_name + std::string(" ") + version_text(spec_, v);
+    if (got.major != want.major) {
+      detail += "; this program was compiled for major " + std::to_string(want.major);
+      mismatch_seen_ = true;
+      return outcome::wrong_version;
+    }
+    if (got.minor < want.minor) {
+      std::string older =
+          "older than the headers this program was compiled with (" + version_text(spec_, spec_.compiled_version) + ")";
+      if (opts_.policy == version_policy::same_major_newer_minor) {
+        detail += "; " + older;
+        mismatch_seen_ = true;
+        return outcome::wrong_version;
+      }
+      lib_.st.problems.push_back({error_code::version_mismatch, false,
+                                  std::string(spec_.display_name) + " " + version_text(spec_, v) + " is " + older, path,
+                                  "functions added after " + version_text(spec_, v) +
+                                      " return CUDNN_STATUS_NOT_SUPPORTED / cudaErrorSharedObjectSymbolNotFound",
+                                  "install " + std::string(spec_.display_name) + " " +
+                                      version_text(spec_, spec_.compiled_version) + " or newer of the same major"});
+    }
+    version_ = v;
+    version_source_ = source;
+    return outcome::loaded;
+  }
+
+  void adopt(platform::library_handle h, const candidate& c, const std::string& path) {
+    lib_.handle = h;
+    lib_.st.code = error_code::ok;
+    lib_.st.version = int(version_);
+    lib_.st.version_source = version_source_;
+    lib_.st.path = path;
+    lib_.st.found_by = c.rule;
+    lib_.loaded.store(true, std::memory_order_release);
+    log("using " + path + " (" + version_text(spec_, lib_.st.version) + ", found by " + c.rule + ")");
+  }
+
+  error_code failure_code() const {
+    if (mismatch_seen_) return error_code::version_mismatch;
+    error_code code = error_code::not_found;
+    for (const attempt& a : lib_.st.attempts) {
+      if (a.result == outcome::load_failed) return error_code::load_failed;
+      if (a.result == outcome::not_the_library || a.result == outcome::not_a_file || a.result == outcome::unreadable)
+        code = error_code::not_the_library;
+    }
+    return code;
+  }
+
+  void finish() {
+    status& st = lib_.st;
+    for (const attempt& a : st.attempts) {
+      if (a.result == outcome::skipped_relative || a.result == outcome::skipped_empty) {
+        st.problems.push_back(
+            {error_code::ok, false,
+             a.rule + " has an " +
+                 (a.result == outcome::skipped_empty ? std::string("empty") : "relative '" + a.path + "'") +
+                 " entry, which cushim skipped",
+             "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
+      }
+    }
+    if (st.code != error_code::ok && st.code != error_code::override_failed &&
+        st.code != error_code::already_loaded_mismatch) {
+      st.problems.push_back(unavailable_problem(st.code));
+    }
+    if (st.code != error_code::ok) log("unavailable: " + std::string(to_string(st.code)));
+  }
+
+  problem unavailable_problem(error_code code) const {
+    std::string what = std::string(spec_.display_name) + " " + std::to_string(spec_.compiled_major) +
+                       " is unavailable: no usable " + spec_.file_name + " in " +
+                       std::to_string(lib_.st.attempts.size()) + " places searched";
+    std::string why, fix;
+    switch (code) {
+      case error_code::version_mismatch:
+        why = "every copy found reports a version this program cannot use (see the list)";
+        fix = "install " + std::string(spec_.display_name) + " " + version_text(spec_, spec_.compiled_version) +
+              " or a newer minor of the same major, and remove or reorder the other copies";
+        break;
+      case error_code::load_failed:
+        why =
+            "a copy was found, but the system loader refused it (its message is in the list: usually a missing "
+            "dependency or a file for another architecture)";
+        fix = "install what the loader's message names, or a complete copy of " + std::string(spec_.display_name);
+        break;
+      case error_code::not_the_library:
+        why = "files with the right name were found, but none is a usable " + std::string(spec_.display_name);
+        fix = "replace them with a real " + spec_.file_name;
+        break;
+      default:
+        why = "the file is in none of the places listed";
+        fix = std::string("install ") + spec_.display_name + " " + std::to_string(spec_.compiled_major) + ", or set " +
+              spec_.override_variable +
+              " to the file or its folder, or add its folder to "
+              "CUSHIM_SEARCH_PATH or LD_LIBRARY_PATH";
+    }
+    return {code, true, what, "", why, fix};
+  }
+
+  library_state& lib_;
+  const library_spec& spec_;
+  const options& opts_;
+  std::vector<std::string> seen_;
+  bool mismatch_seen_ = false;
+  long version_ = 0;
+  std::string version_source_;
+};
+
+// Loads on first use from any thread; later calls return at once.
+inline bool ensure_loaded(library_state& lib) {
+  if (lib.loaded.load(std::memory_order_acquire)) return true;
+  std::call_once(lib.once, [&lib] {
+    shim_state& s = shim();
+    s.started.store(true);
+    options opts;
+    {
+      std::lock_guard<std::mutex> lock(s.options_mutex);
+      opts = s.opts;
+    }
+#if defined(__cpp_exceptions)
+    try {
+      loader(lib, opts).run();
+    } catch (...) {
+      lib.st.code = error_code::load_failed;
+      lib.st.problems.push_back({error_code::load_failed, true,
+                                 "cushim stopped while loading (out of memory, or the "
+                                 "log callback threw)",
+                                 "", "", "see the log lines before this one"});
+    }
+#else
+    loader(lib, opts).run();
+#endif
+  });
+  return lib.loaded.load(std::memory_order_acquire);
+}
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,135 @@
+// The POSIX side of the platform layer: files, folders, the process's own paths, dlopen.
+#pragma once
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <link.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+using library_handle = void*;
+using any_function = void (*)();
+
+enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
+
+struct file_check {
+  file_state state;
+  std::string detail;
+};
+
+// stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
+// opened, so a FIFO or device named like the library cannot block or be read.
+inline file_check check_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {
+      std::string dir = path.substr(0, path.find_last_of('/'));
+      struct stat dst;
+      if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0) return {file_state::folder_absent, "folder does not exist"};
+      return {file_state::absent, "no such file"};
+    }
+    if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop"};
+    return {file_state::unreadable, std::strerror(err)};
+  }
+  if (S_ISDIR(st.st_mode)) return {file_state::not_a_file, "a folder, not a file"};
+  if (!S_ISREG(st.st_mode)) return {file_state::not_a_file, "not a regular file (FIFO, device or socket)"};
+  if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno)};
+  return {file_state::regular, {}};
+}
+
+inline bool is_folder(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Resolves symlinks and "..", so the same file reached by two rules is tried once.
+inline std::string canonical_path(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return path;
+  std::string out(resolved);
+  std::free(resolved);
+  return out;
+}
+
+inline std::vector<std::string> list_folder(const std::string& path) {
+  std::vector<std::string> names;
+  DIR* dir = ::opendir(path.c_str());
+  if (!dir) return names;
+  while (dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+  }
+  ::closedir(dir);
+  return names;
+}
+
+inline const char* get_environment(const char* name) { return std::getenv(name); }
+
+inline std::string executable_path() {
+  std::vector<char> buf(4096);
+  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return {};
+  return std::string(buf.data(), std::size_t(n));
+}
+
+// The file (executable or shared library) that holds the given address.
+inline std::string module_path_of(const void* address) {
+  Dl_info info;
+  if (::dladdr(address, &info) == 0 || !info.dli_fname) return {};
+  std::string path = info.dli_fname;
+  return path.empty() || path[0] != '/' ? canonical_path(path) : path;
+}
+
+struct load_result {
+  library_handle handle = nullptr;
+  std::string error;
+};
+
+// Always an absolute path, so the system search (and the current directory) is not involved.
+// RTLD_NOW: a missing symbol in a dependency fails here, not at some later call.
+inline load_result load_library(const std::string& absolute_path) {
+  ::dlerror();
+  library_handle h = ::dlopen(absolute_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h) return {h, {}};
+  const char* err = ::dlerror();
+  return {nullptr, err ? err : "unknown dlopen error"};
+}
+
+inline void unload_library(library_handle h) {
+  if (h) ::dlclose(h);
+}
+
+inline std::string loaded_path_of(library_handle h) {
+  struct link_map* map = nullptr;
+  if (::dlinfo(h, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return {};
+  return map->l_name;
+}
+
+// A copy already in the process (loaded by the app or another framework), without loading one.
+inline library_handle find_loaded(const std::string& file_name, std::string& path) {
+  library_handle h = ::dlopen(file_name.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (h) path = loaded_path_of(h);
+  return h;
+}
+
+inline any_function find_symbol(library_handle h, const char* name) {
+  void* p = ::dlsym(h, name);
+  any_function f;
+  static_assert(sizeof f == sizeof p, "function and data pointers differ in size");
+  std::memcpy(&f, &p, sizeof f);
+  return p ? f : nullptr;
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,216 @@
+// Turns the recorded state into text for a person (explain) and JSON for a program.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "driver.hpp"
+#include "library.hpp"
+
+namespace cushim {
+namespace detail {
+
+struct report_input {
+  const driver_status& driver;
+  std::vector<const status*> libraries;  // cudart (unless not shimmed), then cudnn
+  std::vector<std::string> notes;
+};
+
+inline const library_spec& spec_of(library lib) { return lib == library::cudnn ? cudnn_spec() : cudart_spec(); }
+
+inline std::vector<std::string> missing_functions_of(library lib) {
+  library_state& state = lib == library::cudnn ? shim().cudnn : shim().cudart;
+  std::lock_guard<std::mutex> lock(state.missing_mutex);
+  return state.missing_functions;
+}
+
+inline void append_problem(std::string& out, const problem& p) {
+  out += std::string("  ") + (p.fatal ? "ERROR" : "WARNING") + ": " + p.what + "\n";
+  if (!p.path.empty()) out += "    file: " + p.path + "\n";
+  if (!p.why.empty()) out += "    why:  " + p.why + "\n";
+  if (!p.fix.empty()) out += "    fix:  " + p.fix + "\n";
+}
+
+inline void append_driver(std::string& out, const driver_status& d) {
+  if (d.found) {
+    out += "NVIDIA driver: " + d.path;
+    if (d.cuda_version) out += ", supports CUDA up to " + format_version(decode_cuda_version(d.cuda_version), false);
+    out += "\n";
+    return;
+  }
+  out += "NVIDIA driver: not found\n";
+  append_problem(out, {error_code::not_found, false,
+                       std::string("no NVIDIA driver was found: ") + driver_file_name() + " is in none of the " +
+                           std::to_string(d.attempts.size()) + " places the system loader looks",
+                       "",
+                       "the CUDA runtime and cuDNN can load, but nothing can run on a GPU: cudaGetDeviceCount returns "
+                       "an error and a count of 0, cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED",
+                       "install the NVIDIA driver for your GPU (it provides libcuda.so.1); in a container, start it "
+                       "with the NVIDIA container toolkit (--gpus all); or run on the CPU"});
+}
+
+inline void append_library(std::string& out, const status& st, const std::vector<std::string>& missing) {
+  const library_spec& spec = spec_of(st.lib);
+  bool cudnn = st.lib == library::cudnn;
+  std::string compiled = format_version(decode_version(spec, st.compiled_version), cudnn);
+  out += "\n" + std::string(spec.display_name) + ": ";
+  if (st.code == error_code::disabled) {
+    out += "not shimmed by this build (CUSHIM_NO_CUDART): the program links it itself\n";
+    return;
+  }
+  if (st.code == error_code::ok) {
+    out += "OK, " + format_version(decode_version(spec, st.version), cudnn) + " (compiled with " + compiled +
+           ") from " + st.path + "\n  found by: " + st.found_by + "\n  version from: " + st.version_source + "\n";
+  } else {
+    out += "UNAVAILABLE (" + std::string(to_string(st.code)) + "), compiled with " + compiled + ", looked for " +
+           spec.file_name + "\n";
+  }
+  if (!st.attempts.empty()) out += "  searched, in order:\n";
+  std::size_t i = 0;
+  for (const attempt& a : st.attempts) {
+    out += "    " + std::to_string(++i) + ". " + a.rule + ": " + a.path + " -> " + to_string(a.result);
+    if (!a.detail.empty()) out += " (" + a.detail + ")";
+    out += "\n";
+  }
+  for (const problem& p : st.problems) append_problem(out, p);
+  if (st.code != error_code::ok) {
+    out += cudnn ? "  effect: cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED; cudnnGetVersion returns 0\n"
+                 : "  effect: cuda* calls return cudaErrorSharedObjectInitFailed; count and version queries set 0\n";
+  }
+  for (const std::string& name : missing) {
+    out += "  WARNING: " + name + " is not in " + st.path + " (" +
+           format_version(decode_version(spec, st.version), cudnn) + "); it returns " +
+           (cudnn ? "CUDNN_STATUS_NOT_SUPPORTED" : "cudaErrorSharedObjectSymbolNotFound") + "\n";
+  }
+}
+
+inline std::string explain_text(const report_input& in) {
+  std::string out = "cushim " CUSHIM_STRINGIFY(CUSHIM_VERSION_MAJOR) "." CUSHIM_STRINGIFY(
+      CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH) ": the CUDA runtime and cuDNN as this process "
+                                                                       "sees them\n\n";
+  append_driver(out, in.driver);
+  for (const status* st : in.libraries) append_library(out, *st, missing_functions_of(st->lib));
+  for (const std::string& note : in.notes) out += "\nNOTE: " + note + "\n";
+  return out;
+}
+
+// JSON strings must be UTF-8: invalid bytes (paths may hold any) become U+FFFD.
+inline void append_json_string(std::string& out, const std::string& s) {
+  out += '"';
+  for (std::size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+      ++i;
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      ++i;
+    } else if (c < 0x80) {
+      out += char(c);
+      ++i;
+    } else {
+      std::size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+      bool valid = len != 0 && i + len <= s.size();
+      for (std::size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+      if (valid) {
+        out.append(s, i, len);
+        i += len;
+      } else {
+        out += "\\ufffd";
+        ++i;
+      }
+    }
+  }
+  out += '"';
+}
+
+class json_object {
+ public:
+  explicit json_object(std::string& out) : out_(out) { out_ += '{'; }
+  ~json_object() { out_ += '}'; }
+  json_object& field(const char* key, const std::string& v) { return key_(key), append_json_string(out_, v), *this; }
+  json_object& field(const char* key, const char* v) { return field(key, std::string(v)); }
+  json_object& field(const char* key, long v) { return key_(key), out_ += std::to_string(v), *this; }
+  json_object& field(const char* key, int v) { return field(key, long(v)); }
+  json_object& field(const char* key, bool v) { return key_(key), out_ += v ? "true" : "false", *this; }
+  std::string& raw(const char* key) { return key_(key), out_; }
+
+ private:
+  void key_(const char* key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    append_json_string(out_, key);
+    out_ += ':';
+  }
+  std::string& out_;
+  bool first_ = true;
+};
+
+template <class T, class F>
+void append_json_array(std::string& out, const std::vector<T>& items, F each) {
+  out += '[';
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    each(items[i]);
+  }
+  out += ']';
+}
+
+inline void append_json_attempts(std::string& out, const std::vector<attempt>& attempts) {
+  append_json_array(out, attempts, [&](const attempt& a) {
+    json_object(out)
+        .field("rule", a.rule)
+        .field("path", a.path)
+        .field("outcome", to_string(a.result))
+        .field("detail", a.detail);
+  });
+}
+
+inline std::string explain_json_text(const report_input& in) {
+  std::string out;
+  {
+    json_object root(out);
+    root.field("schema", 1)
+        .field("cushim_version", CUSHIM_STRINGIFY(CUSHIM_VERSION_MAJOR) "." CUSHIM_STRINGIFY(
+                                     CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH));
+    {
+      json_object d(root.raw("driver"));
+      d.field("found", in.driver.found).field("path", in.driver.path).field("cuda_version", in.driver.cuda_version);
+      append_json_attempts(d.raw("attempts"), in.driver.attempts);
+    }
+    append_json_array(root.raw("libraries"), in.libraries, [&](const status* st) {
+      const library_spec& spec = spec_of(st->lib);
+      json_object lib(out);
+      lib.field("library", to_string(st->lib))
+          .field("available", st->code == error_code::ok)
+          .field("code", to_string(st->code))
+          .field("code_value", int(st->code))
+          .field("file_name", spec.file_name)
+          .field("path", st->path)
+          .field("found_by", st->found_by)
+          .field("version", st->version)
+          .field("version_source", st->version_source)
+          .field("compiled_version", st->compiled_version);
+      append_json_attempts(lib.raw("attempts"), st->attempts);
+      append_json_array(lib.raw("problems"), st->problems, [&](const problem& p) {
+        json_object(out)
+            .field("code", to_string(p.code))
+            .field("fatal", p.fatal)
+            .field("what", p.what)
+            .field("path", p.path)
+            .field("why", p.why)
+            .field("fix", p.fix);
+      });
+      append_json_array(lib.raw("missing_functions"), missing_functions_of(st->lib),
+                        [&](const std::string& name) { append_json_string(out, name); });
+    });
+    append_json_array(root.raw("notes"), in.notes, [&](const std::string& n) { append_json_string(out, n); });
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,29 @@
+// Version numbers of cuDNN and the CUDA runtime: decoding and printing.
+#pragma once
+
+#include <string>
+
+namespace cushim {
+namespace detail {
+
+struct version_parts {
+  int major = 0, minor = 0, patch = 0;
+};
+
+// cuDNN 8.x encodes M*1000+m*100+p (8907 = 8.9.7); 9.x and later M*10000+m*100+p (91900).
+inline version_parts decode_cudnn_version(long v) {
+  if (v >= 10000) return {int(v / 10000), int(v % 10000 / 100), int(v % 100)};
+  return {int(v / 1000), int(v % 1000 / 100), int(v % 100)};
+}
+
+// CUDA encodes M*1000+m*10 (13000 = 13.0, 11080 = 11.8).
+inline version_parts decode_cuda_version(long v) { return {int(v / 1000), int(v % 1000 / 10), 0}; }
+
+inline std::string format_version(version_parts p, bool with_patch) {
+  std::string s = std::to_string(p.major) + "." + std::to_string(p.minor);
+  if (with_patch) s += "." + std::to_string(p.patch);
+  return s;
+}
+
+}  // namespace detail
+}  // namespace cushim
