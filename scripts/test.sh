@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Every test: the default build, then the same suite under AddressSanitizer + UBSan.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/install-deps.sh
+for preset in default asan; do
+  echo "=== $preset"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  ctest --preset "$preset"
+done
