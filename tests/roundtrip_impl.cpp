@@ -1,0 +1,4 @@
+// The application's one CUSHIM_IMPLEMENTATION translation unit, kept apart from the test as in
+// a real program.
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/cushim.hpp>

@@ -1,0 +1,150 @@
+// No cuDNN and no CUDA runtime: the explicit override names an empty folder, which is
+// authoritative. Every stub must return its documented fallback, before and after the first
+// failure, and explain() must say what was tried and what to do.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/cushim.hpp>
+#include <stdlib.h>
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
+
+namespace {
+
+std::string empty_folder() {
+  static std::string path = [] {
+    char name[] = "/tmp/cushim-empty-XXXXXX";
+    return std::string(mkdtemp(name));
+  }();
+  return path;
+}
+
+const char* cudnn_text = "cushim: cuDNN is unavailable; cushim::explain() says why and what to do";
+const char* cudart_text = "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do";
+
+struct fallback_checker {
+  std::vector<std::string> failures;
+  int checked = 0;
+
+  // Null pointers and zeros: a fallback must not touch what it is given.
+  template <class R, class... A>
+  void operator()(const char* name, R (*function)(A...)) {
+    ++checked;
+    if constexpr (std::is_void_v<R>) {
+      function(A{}...);
+    } else {
+      R result = function(A{}...);
+      if (!expected(name, result)) failures.push_back(name);
+    }
+  }
+
+  template <class R>
+  bool expected(const char* name, R result) {
+    if constexpr (std::is_same_v<R, cudnnStatus_t>) {
+      return result == CUDNN_STATUS_NOT_INITIALIZED;
+    } else if constexpr (std::is_same_v<R, cudaError_t>) {
+      return result == cudaErrorSharedObjectInitFailed;
+    } else if constexpr (std::is_same_v<R, const char*>) {
+      return std::strcmp(result, std::strncmp(name, "cudnn", 5) == 0 ? cudnn_text : cudart_text) == 0;
+    } else if constexpr (std::is_same_v<R, std::size_t>) {
+      return result == 0;
+    } else {
+      R zero{};
+      return std::memcmp(&result, &zero, sizeof(R)) == 0;
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an override to an empty folder makes both libraries unavailable, with nothing else tried") {
+  cushim::options opts;
+  opts.cudnn_file = empty_folder();
+  opts.cudart_file = empty_folder();
+  REQUIRE(cushim::configure(opts));
+  CHECK_FALSE(cushim::available(cushim::library::cudnn));
+  CHECK_FALSE(cushim::available(cushim::library::cudart));
+
+  const cushim::status& dnn = cushim::status_of(cushim::library::cudnn);
+  CHECK(dnn.code == cushim::error_code::override_failed);
+  REQUIRE(dnn.attempts.size() == 1);
+  CHECK(dnn.attempts[0].rule == "options.cudnn_file");
+  CHECK(dnn.attempts[0].path == empty_folder() + "/" + CUSHIM_CUDNN_FILE);
+  CHECK(dnn.attempts[0].result == cushim::outcome::absent);
+  CHECK(dnn.path.empty());
+  REQUIRE(dnn.problems.size() == 1);
+  CHECK(dnn.problems[0].code == cushim::error_code::override_failed);
+  CHECK(dnn.problems[0].fatal);
+  CHECK(dnn.problems[0].path == empty_folder() + "/" + CUSHIM_CUDNN_FILE);
+}
+
+TEST_CASE("every stub returns its fallback, again and again") {
+  for (int round = 0; round < 2; ++round) {
+    fallback_checker check;
+    int table_lines = 0;
+#define CUSHIM_CUDNN(ret, name, params, args, sublib) (++table_lines, check(#name, &name));
+#define CUSHIM_CUDART(tier, ret, name, params, args) (++table_lines, check(#name, &name));
+#include CUSHIM_CUDNN_TABLE
+#include CUSHIM_CUDART_TABLE
+#undef CUSHIM_CUDNN
+#undef CUSHIM_CUDART
+    for (const std::string& name : check.failures) FAIL_CHECK(name << " did not return its fallback");
+    CHECK(check.checked == table_lines);
+    CHECK(check.checked > 480);
+  }
+}
+
+TEST_CASE("count and version queries report 0; size_t queries return 0") {
+  int count = 7, runtime = 7, driver = 7;
+  CHECK(cudaGetDeviceCount(&count) == cudaErrorSharedObjectInitFailed);
+  CHECK(cudaRuntimeGetVersion(&runtime) == cudaErrorSharedObjectInitFailed);
+  CHECK(cudaDriverGetVersion(&driver) == cudaErrorSharedObjectInitFailed);
+  CHECK(count == 0);
+  CHECK(runtime == 0);
+  CHECK(driver == 0);
+  CHECK(cudnnGetVersion() == 0);
+  CHECK(cudnnGetCudartVersion() == 0);
+  cudnnHandle_t handle = nullptr;
+  CHECK(cudnnCreate(&handle) == CUDNN_STATUS_NOT_INITIALIZED);
+  CHECK(handle == nullptr);
+  CHECK(std::string(cudnnGetErrorString(CUDNN_STATUS_SUCCESS)) == cudnn_text);
+  CHECK(std::string(cudaGetErrorString(cudaSuccess)) == cudart_text);
+}
+
+#if CUDNN_MAJOR >= 9
+TEST_CASE("cudnnGetLastErrorString writes the explanation pointer into the caller's buffer") {
+  char small[16];
+  std::memset(small, 'x', sizeof small);
+  cudnnGetLastErrorString(small, sizeof small);
+  CHECK(std::string(small) == std::string(cudnn_text).substr(0, 15));
+  cudnnGetLastErrorString(nullptr, 100);  // tolerated
+}
+#endif
+
+TEST_CASE("explain() names the folder, the file, the code and the fix") {
+  std::string text = cushim::explain();
+  std::string file = empty_folder() + "/" + CUSHIM_CUDNN_FILE;
+  CHECK(text.find("cuDNN: UNAVAILABLE (override_failed), compiled with " + std::to_string(CUDNN_MAJOR) + ".") !=
+        std::string::npos);
+  CHECK(text.find("    1. options.cudnn_file: " + file + " -> absent\n") != std::string::npos);
+  CHECK(text.find("  ERROR: cuDNN was not loaded from the explicit location options.cudnn_file names") !=
+        std::string::npos);
+  CHECK(text.find("    file: " + file + "\n") != std::string::npos);
+  CHECK(text.find("    fix:  point options.cudnn_file at a readable " + std::string(CUSHIM_CUDNN_FILE)) !=
+        std::string::npos);
+  CHECK(text.find("  effect: cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED") != std::string::npos);
+  CHECK(text.find("CUDA runtime: UNAVAILABLE (override_failed)") != std::string::npos);
+}
+
+TEST_CASE("configure() after loading is refused and reported") {
+  cushim::options late;
+  CHECK_FALSE(cushim::configure(late));
+  CHECK(cushim::explain().find("NOTE: configure() was called after a library was loaded") != std::string::npos);
+  CHECK(cushim::explain_json().find("\"notes\":[\"configure() was called after") != std::string::npos);
+}

@@ -1,0 +1,109 @@
+// The pure pieces: PATH-list splitting, version decoding, the ld.so.cache reader, JSON strings.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/cushim.hpp>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using namespace cushim::detail;
+
+TEST_CASE("PATH-like lists keep empty and relative entries, marked") {
+  auto e = split_path_list("/a::rel/dir:/b/:.");
+  REQUIRE(e.size() == 5);
+  CHECK(e[0].text == "/a");
+  CHECK(e[0].kind == entry_kind::absolute);
+  CHECK(e[1].kind == entry_kind::empty);
+  CHECK(e[2].text == "rel/dir");
+  CHECK(e[2].kind == entry_kind::relative);
+  CHECK(e[3].kind == entry_kind::absolute);
+  CHECK(e[4].kind == entry_kind::relative);
+  CHECK(split_path_list("").size() == 1);
+  CHECK(split_path_list(":").size() == 2);
+  CHECK(join_path("/a/b/", "libx.so") == "/a/b/libx.so");
+  CHECK(join_path("/", "libx.so") == "/libx.so");
+  CHECK(parent_dir("/usr/bin/app") == "/usr/bin");
+  CHECK(parent_dir("/app") == "/");
+  CHECK(parent_dir("app").empty());
+}
+
+TEST_CASE("version encodings of cuDNN 8, cuDNN 9 and CUDA") {
+  CHECK(format_version(decode_cudnn_version(8907), true) == "8.9.7");
+  CHECK(format_version(decode_cudnn_version(8500), true) == "8.5.0");
+  CHECK(format_version(decode_cudnn_version(91900), true) == "9.19.0");
+  CHECK(format_version(decode_cudnn_version(92400), true) == "9.24.0");
+  CHECK(format_version(decode_cuda_version(11080), false) == "11.8");
+  CHECK(format_version(decode_cuda_version(13000), false) == "13.0");
+  CHECK(major_from_file_name("libcudart.so.11.0") == 11);
+  CHECK(major_from_file_name("libcudart.so.13") == 13);
+}
+
+namespace {
+
+// A cache written by the system's own ldconfig over a folder holding a fake libcudnn.
+std::string make_cache(std::string& lib_dir) {
+  char tmpl[] = "/tmp/cushim-ldcache-XXXXXX";
+  std::string root = mkdtemp(tmpl);
+  lib_dir = root + "/lib";
+  std::string copy = "mkdir -p " + lib_dir + " && cp " + CUSHIM_FIXTURE_DIR + "/cudnn_good/" + CUSHIM_CUDNN_FILE + " " +
+                     lib_dir + "/ && echo " + lib_dir + " > " + root + "/ld.so.conf && /sbin/ldconfig -X -C " + root +
+                     "/cache -f " + root + "/ld.so.conf";
+  REQUIRE(std::system(copy.c_str()) == 0);
+  return read_small_file((root + "/cache").c_str());
+}
+
+}  // namespace
+
+TEST_CASE("ld.so.cache: finds a library by soname in a cache ldconfig wrote") {
+  std::string lib_dir;
+  std::string cache = make_cache(lib_dir);
+  REQUIRE(cache.compare(0, 20, "glibc-ld.so.cache1.1") == 0);
+  auto paths = ld_so_cache_paths(cache, CUSHIM_CUDNN_FILE);
+  REQUIRE(paths.size() == 1);
+  CHECK(paths[0] == lib_dir + "/" + CUSHIM_CUDNN_FILE);
+  CHECK(ld_so_cache_paths(cache, "libnothing.so.1").empty());
+  CHECK(ld_so_cache_paths(cache, CUSHIM_CUDNN_FILE, 0x0a03).empty());  // another architecture's flags
+
+  SUBCASE("an old-format header before the new one is skipped") {
+    std::string old = std::string("ld.so-1.7.0") + std::string(4, '\0') + std::string(1, '\0');
+    CHECK(ld_so_cache_paths(old + cache, CUSHIM_CUDNN_FILE).size() == 1);
+  }
+  SUBCASE("truncated, lying or garbage caches give nothing and do not crash") {
+    for (std::size_t n : {0, 10, 20, 47, 48, 60})
+      CHECK(ld_so_cache_paths(cache.substr(0, n), CUSHIM_CUDNN_FILE).empty());
+    std::string huge = cache;
+    huge[20] = huge[21] = huge[22] = huge[23] = '\xff';  // nlibs = 4 billion
+    CHECK(ld_so_cache_paths(huge, CUSHIM_CUDNN_FILE).empty());
+    std::string bad_offsets = cache;
+    for (std::size_t i = 48; i + 24 <= bad_offsets.size() && i < 48 + 24 * 8; i += 24) {
+      std::uint32_t far = 0x7fffffff;
+      std::memcpy(&bad_offsets[i + 4], &far, 4);
+      std::memcpy(&bad_offsets[i + 8], &far, 4);
+    }
+    CHECK_NOTHROW(ld_so_cache_paths(bad_offsets, CUSHIM_CUDNN_FILE));
+    CHECK(ld_so_cache_paths(std::string(4096, 'z'), CUSHIM_CUDNN_FILE).empty());
+  }
+}
+
+TEST_CASE("the machine's own ld.so.cache lists what ldconfig -p shows") {
+  std::string cache = read_small_file("/etc/ld.so.cache");
+  REQUIRE_FALSE(cache.empty());
+  auto libc = ld_so_cache_paths(cache, "libc.so.6");
+  REQUIRE_FALSE(libc.empty());
+  CHECK(access(libc[0].c_str(), R_OK) == 0);
+}
+
+TEST_CASE("JSON strings: quotes, control characters and invalid UTF-8") {
+  std::string out;
+  append_json_string(out, std::string("a\"b\\c\n\x01 caf\xc3\xa9 \xff\xfe end"));
+  CHECK(out == "\"a\\\"b\\\\c\\u000a\\u0001 caf\xc3\xa9 \\ufffd\\ufffd end\"");
+  out.clear();
+  append_json_string(out, std::string("\xe2\x82", 2));  // truncated 3-byte sequence
+  CHECK(out == "\"\\ufffd\\ufffd\"");
+}
