@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Every test: the default build, then the same suite under AddressSanitizer + UBSan.
+# Every test: the default build, the same suite under AddressSanitizer + UBSan, and the
+# concurrency tests under ThreadSanitizer.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install-deps.sh
-for preset in default asan; do
+for preset in default asan tsan; do
   echo "=== $preset"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset"

@@ -6,24 +6,21 @@
 
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
-#include <stdlib.h>
 
 #include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "support/temp_tree.hpp"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
 
 namespace {
 
-std::string empty_folder() {
-  static std::string path = [] {
-    char name[] = "/tmp/cushim-empty-XXXXXX";
-    return std::string(mkdtemp(name));
-  }();
-  return path;
-}
+const test_support::temp_tree folder;  // stays empty; removed at exit
+
+std::string empty_folder() { return folder.root(); }
 
 const char* cudnn_text = "cushim: cuDNN is unavailable; cushim::explain() says why and what to do";
 const char* cudart_text = "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do";

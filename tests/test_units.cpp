@@ -12,6 +12,8 @@
 #include <fstream>
 #include <string>
 
+#include "support/temp_tree.hpp"
+
 using namespace cushim::detail;
 
 TEST_CASE("PATH-like lists keep empty and relative entries, marked") {
@@ -47,9 +49,8 @@ TEST_CASE("version encodings of cuDNN 8, cuDNN 9 and CUDA") {
 namespace {
 
 // A cache written by the system's own ldconfig over a folder holding a fake libcudnn.
-std::string make_cache(std::string& lib_dir) {
-  char tmpl[] = "/tmp/cushim-ldcache-XXXXXX";
-  std::string root = mkdtemp(tmpl);
+std::string make_cache(const test_support::temp_tree& tree, std::string& lib_dir) {
+  std::string root = tree.root();
   lib_dir = root + "/lib";
   std::string copy = "mkdir -p " + lib_dir + " && cp " + CUSHIM_FIXTURE_DIR + "/cudnn_good/" + CUSHIM_CUDNN_FILE + " " +
                      lib_dir + "/ && echo " + lib_dir + " > " + root + "/ld.so.conf && /sbin/ldconfig -X -C " + root +
@@ -61,8 +62,9 @@ std::string make_cache(std::string& lib_dir) {
 }  // namespace
 
 TEST_CASE("ld.so.cache: finds a library by soname in a cache ldconfig wrote") {
+  test_support::temp_tree tree;
   std::string lib_dir;
-  std::string cache = make_cache(lib_dir);
+  std::string cache = make_cache(tree, lib_dir);
   REQUIRE(cache.compare(0, 20, "glibc-ld.so.cache1.1") == 0);
   auto paths = ld_so_cache_paths(cache, CUSHIM_CUDNN_FILE);
   REQUIRE(paths.size() == 1);

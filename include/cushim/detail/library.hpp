@@ -271,12 +271,12 @@ class loader {
     status& st = lib_.st;
     for (const attempt& a : st.attempts) {
       if (a.result == outcome::skipped_relative || a.result == outcome::skipped_empty) {
-        st.problems.push_back(
-            {error_code::ok, false,
-             a.rule + " has an " +
-                 (a.result == outcome::skipped_empty ? std::string("empty") : "relative '" + a.path + "'") +
-                 " entry, which cushim skipped",
-             "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
+        st.problems.push_back({error_code::ok, false,
+                               a.rule +
+                                   (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
+                                                                       : " has a relative entry '" + a.path + "'") +
+                                   ", which cushim skipped",
+                               "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
       }
     }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&

@@ -82,12 +82,15 @@ inline std::string executable_path() {
   return std::string(buf.data(), std::size_t(n));
 }
 
-// The file (executable or shared library) that holds the given address.
+// The file (executable or shared library) that holds the given address. For the main program
+// glibc reports argv[0], which may be relative or false, so that case uses /proc/self/exe; a
+// relative name is never resolved against the current folder.
 inline std::string module_path_of(const void* address) {
   Dl_info info;
-  if (::dladdr(address, &info) == 0 || !info.dli_fname) return {};
-  std::string path = info.dli_fname;
-  return path.empty() || path[0] != '/' ? canonical_path(path) : path;
+  struct link_map* map = nullptr;
+  if (::dladdr1(address, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0 || !map) return {};
+  if (!map->l_name || map->l_name[0] == '\0') return executable_path();
+  return map->l_name[0] == '/' ? std::string(map->l_name) : std::string();
 }
 
 struct load_result {

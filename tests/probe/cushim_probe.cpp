@@ -1,0 +1,263 @@
+// cushim_probe: runs one loading scenario in a fresh process (cushim loads once per process) and
+// prints what cushim saw as key=value lines, for test_search_order and test_threads.
+//
+//   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
+//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log]
+//                [--mode status | --mode threads N]
+// Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/cushim.hpp>
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct arguments {
+  cushim::options opts;
+  bool configure = false;  // an option was given: call configure()
+  bool configure_late = false;
+  bool log_to_stderr = false;
+  bool threads_mode = false;
+  int thread_count = 0;
+};
+
+bool parse_arguments(int argc, char** argv, arguments& a) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (arg == "--search-dir" && value(v)) {
+      a.opts.search_dirs.push_back(v);
+    } else if (arg == "--no-env") {
+      a.opts.use_environment = false;
+    } else if (arg == "--cudnn-file" && value(v)) {
+      a.opts.cudnn_file = v;
+    } else if (arg == "--cudart-file" && value(v)) {
+      a.opts.cudart_file = v;
+    } else if (arg == "--policy" && value(v) && (v == "same_major" || v == "same_major_newer_minor")) {
+      a.opts.policy =
+          v == "same_major" ? cushim::version_policy::same_major : cushim::version_policy::same_major_newer_minor;
+    } else if (arg == "--configure-late") {
+      a.configure_late = true;
+      continue;
+    } else if (arg == "--log") {
+      a.log_to_stderr = true;
+      continue;
+    } else if (arg == "--mode" && value(v)) {
+      a.threads_mode = v == "threads";
+      if (!a.threads_mode && v != "status") return false;
+      std::string count;
+      if (a.threads_mode && !value(count)) return false;
+      a.thread_count = std::atoi(count.c_str());
+      if (a.threads_mode && (a.thread_count <= 0 || a.thread_count > 1024)) return false;
+      continue;
+    } else {
+      return false;
+    }
+    a.configure = true;  // reached only by the options that go to cushim::configure()
+  }
+  return true;
+}
+
+// Values go on one line each: a newline would start a bogus key.
+std::string one_line(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+void log_to_stderr(std::string_view line, void*) { std::cerr << line << '\n'; }
+
+// What fake_library_identity() of the loaded copy returns; empty for the real libraries.
+std::string identity_of(const std::string& path) {
+  if (path.empty()) return {};
+  void* h = ::dlopen(path.c_str(), RTLD_NOLOAD | RTLD_NOW);  // the copy cushim loaded; never a new one
+  if (!h) return {};
+  std::string identity;
+  if (void* sym = ::dlsym(h, "fake_library_identity")) {
+    const char* (*fn)(void);
+    std::memcpy(&fn, &sym, sizeof fn);
+    identity = fn();
+  }
+  ::dlclose(h);
+  return identity;
+}
+
+void print_status(const char* prefix, cushim::library lib) {
+  const cushim::status& st = cushim::status_of(lib);
+  std::string p = prefix;
+  std::cout << p << ".code=" << cushim::to_string(st.code) << '\n'
+            << p << ".path=" << one_line(st.path) << '\n'
+            << p << ".found_by=" << one_line(st.found_by) << '\n'
+            << p << ".version=" << st.version << '\n'
+            << p << ".version_source=" << one_line(st.version_source) << '\n';
+  for (const cushim::attempt& a : st.attempts) {
+    std::cout << p << ".attempt=" << one_line(a.rule) << '|' << one_line(a.path) << '|' << cushim::to_string(a.result)
+              << '|' << one_line(a.detail) << '\n';
+  }
+  for (const cushim::problem& pr : st.problems) {
+    std::cout << p << ".problem=" << cushim::to_string(pr.code) << '|' << (pr.fatal ? 1 : 0) << '|' << one_line(pr.what)
+              << '\n';
+  }
+  std::string identity = identity_of(st.path);
+  if (!identity.empty()) std::cout << p << ".identity=" << identity << '\n';
+}
+
+int run_status(const arguments& a) {
+  if (a.configure_late) {
+    cushim::available(cushim::library::cudnn);
+    std::cout << "configure=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';
+  } else if (a.configure) {
+    std::cout << "configure=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';
+  }
+  print_status("cudnn", cushim::library::cudnn);
+  print_status("cudart", cushim::library::cudart);
+  std::cout << "cudnnGetVersion=" << cudnnGetVersion() << '\n';
+  cudnnHandle_t handle = nullptr;
+  cudnnStatus_t created = cudnnCreate(&handle);
+  if (created == CUDNN_STATUS_SUCCESS) cudnnDestroy(handle);
+  std::cout << "cudnnCreate=" << int(created) << '\n';
+  std::cout << "--- explain\n" << cushim::explain();
+  return 0;
+}
+
+// Counts the "searching for" line the loader logs once when it starts a library's search.
+struct search_counts {
+  std::atomic<int> cudnn{0}, cudart{0}, other{0};
+  bool echo = false;
+};
+
+void count_searches(std::string_view line, void* context) {
+  auto& counts = *static_cast<search_counts*>(context);
+  if (counts.echo) log_to_stderr(line, nullptr);
+  if (line.find("searching for") == std::string_view::npos) return;
+  auto starts_with = [&](std::string_view prefix) { return line.substr(0, prefix.size()) == prefix; };
+  if (starts_with("cushim: cuDNN:")) {
+    ++counts.cudnn;
+  } else if (starts_with("cushim: CUDA runtime:")) {
+    ++counts.cudart;
+  } else {
+    ++counts.other;
+  }
+}
+
+struct first_call {
+  const char* name;
+  std::string (*call)();
+};
+
+// Each thread's first call into cushim; several threads share each entry.
+const first_call first_calls[] = {
+    {"cudnnGetVersion", [] { return std::to_string(cudnnGetVersion()); }},
+    {"cudnnGetErrorString", [] { return std::string(cudnnGetErrorString(CUDNN_STATUS_SUCCESS)); }},
+    {"cudnnCreate",
+     [] {
+       cudnnHandle_t handle = nullptr;
+       cudnnStatus_t s = cudnnCreate(&handle);
+       if (s == CUDNN_STATUS_SUCCESS) cudnnDestroy(handle);
+       return std::to_string(int(s));
+     }},
+    {"cudaRuntimeGetVersion",
+     [] {
+       int v = -1;
+       cudaError_t e = cudaRuntimeGetVersion(&v);
+       return std::to_string(int(e)) + "|" + std::to_string(v);
+     }},
+    {"cudaGetDeviceCount",
+     [] {
+       int n = -1;
+       cudaError_t e = cudaGetDeviceCount(&n);
+       return std::to_string(int(e)) + "|" + std::to_string(n);
+     }},
+    {"cudnnGetCudartVersion", [] { return std::to_string(cudnnGetCudartVersion()); }},
+    {"available",
+     [] {
+       return std::to_string(cushim::available(cushim::library::cudnn)) + "|" +
+              std::to_string(cushim::available(cushim::library::cudart));
+     }},
+    {"status_of",
+     [] {
+       const cushim::status& st = cushim::status_of(cushim::library::cudnn);
+       return std::string(cushim::to_string(st.code)) + "|" + st.path + "|" + std::to_string(st.attempts.size());
+     }},
+    {"explain", [] { return cushim::explain(); }},
+};
+constexpr int first_call_kinds = int(sizeof first_calls / sizeof first_calls[0]);
+
+int run_threads(arguments a) {
+  search_counts counts;
+  counts.echo = a.log_to_stderr;
+  a.opts.log = count_searches;
+  a.opts.log_context = &counts;
+  cushim::configure(a.opts);
+
+  std::vector<std::string> results(std::size_t(a.thread_count));
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < a.thread_count; ++i) {
+    threads.emplace_back([&, i] {
+      ++ready;
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();  // all start together
+      results[std::size_t(i)] = first_calls[i % first_call_kinds].call();
+    });
+  }
+  while (ready.load() < a.thread_count) std::this_thread::yield();
+  go.store(true, std::memory_order_release);
+  for (std::thread& t : threads) t.join();
+
+  std::cout << "searches.cudnn=" << counts.cudnn << '\n'
+            << "searches.cudart=" << counts.cudart << '\n'
+            << "searches.other=" << counts.other << '\n';
+  std::map<std::string, std::set<std::string>> seen;
+  std::map<std::string, int> calls;
+  for (int i = 0; i < a.thread_count; ++i) {
+    const char* name = first_calls[i % first_call_kinds].name;
+    seen[name].insert(results[std::size_t(i)]);
+    ++calls[name];
+  }
+  for (const auto& [name, values] : seen) {
+    std::cout << "calls." << name << '=' << calls[name] << '\n' << "distinct." << name << '=' << values.size() << '\n';
+    if (name == "explain") continue;  // many lines; its distinct count says enough
+    for (const std::string& v : values) std::cout << "value." << name << '=' << one_line(v) << '\n';
+  }
+  std::cout << "cudnn.code=" << cushim::to_string(cushim::status_of(cushim::library::cudnn).code) << '\n'
+            << "cudnn.path=" << cushim::status_of(cushim::library::cudnn).path << '\n'
+            << "cudart.code=" << cushim::to_string(cushim::status_of(cushim::library::cudart).code) << '\n'
+            << "cudart.path=" << cushim::status_of(cushim::library::cudart).path << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  arguments a;
+  if (!parse_arguments(argc, argv, a)) {
+    std::cerr << "usage: cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]\n"
+                 "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log]\n"
+                 "                    [--mode status | --mode threads N]\n";
+    return 2;
+  }
+  if (a.threads_mode) return run_threads(a);
+  if (a.log_to_stderr) {
+    a.opts.log = log_to_stderr;
+    a.configure = true;
+  }
+  return run_status(a);
+}

@@ -1,0 +1,102 @@
+// First calls from many threads at once: each library is searched exactly once and every thread
+// sees the same result for the same function. cushim_probe --mode threads 32 does the racing in a
+// fresh process (loading happens once a process); each scenario runs several times because a
+// race shows up only sometimes.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <cudnn.h>
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "support/process.hpp"
+#include "support/temp_tree.hpp"
+
+namespace {
+
+constexpr int runs_per_scenario = 5;
+
+// The functions cushim_probe's threads call first, as it names them in distinct.* lines.
+const std::set<std::string> racing_calls = {"available",
+                                            "cudaGetDeviceCount",
+                                            "cudaRuntimeGetVersion",
+                                            "cudnnCreate",
+                                            "cudnnGetCudartVersion",
+                                            "cudnnGetErrorString",
+                                            "cudnnGetVersion",
+                                            "explain",
+                                            "status_of"};
+
+std::string fixture(const std::string& folder, const std::string& file) {
+  return std::string(CUSHIM_FIXTURE_DIR) + "/" + folder + "/" + file;
+}
+
+struct expected {
+  std::string cudnn_path, cudart_path;
+  std::string cudnn_version;  // what cudnnGetVersion returned
+  std::string cudnn_create;   // cudnnCreate's status; not checked when empty
+  std::string error_string;   // cudnnGetErrorString(CUDNN_STATUS_SUCCESS)
+};
+
+void race(const test_support::environment& env, const expected& want) {
+  for (int run = 1; run <= runs_per_scenario; ++run) {
+    CAPTURE(run);
+    test_support::process_spec spec;
+    spec.program = CUSHIM_PROBE;
+    spec.args = {"--mode", "threads", "32"};
+    spec.env = env;
+    spec.timeout = std::chrono::seconds(30);
+    test_support::process_result r = test_support::run_process(spec);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.spawn_error == "");
+    REQUIRE_FALSE(r.timed_out);
+    REQUIRE(r.exit_code == 0);
+    test_support::key_values out = test_support::parse_key_values(r.out);
+
+    CHECK(out.get("searches.cudnn") == "1");
+    CHECK(out.get("searches.cudart") == "1");
+    CHECK(out.get("searches.other") == "0");
+    std::set<std::string> reported;
+    for (const auto& [key, value] : out.items) {
+      if (key.rfind("distinct.", 0) != 0) continue;
+      CAPTURE(key);
+      CHECK(value == "1");
+      reported.insert(key.substr(9));
+    }
+    CHECK(reported == racing_calls);
+    CHECK(out.get("cudnn.path") == want.cudnn_path);
+    CHECK(out.get("cudart.path") == want.cudart_path);
+    CHECK(out.get("value.cudnnGetVersion") == want.cudnn_version);
+    if (!want.cudnn_create.empty()) CHECK(out.get("value.cudnnCreate") == want.cudnn_create);
+    CHECK(out.get("value.cudnnGetErrorString") == want.error_string);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("racing first calls with the fake libraries named by CUSHIM_CUDNN_PATH / CUSHIM_CUDART_PATH") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  env["CUSHIM_CUDART_PATH"] = fixture("cudart_good", CUSHIM_CUDART_FILE);
+  race(env, {fixture("cudnn_good", CUSHIM_CUDNN_FILE), fixture("cudart_good", CUSHIM_CUDART_FILE),
+             std::to_string(CUDNN_VERSION), "0", "CUDNN_STATUS_SUCCESS (fake)"});
+}
+
+TEST_CASE("racing first calls with the real libraries found by the normal search") {
+  std::string real_cudnn = test_support::ldconfig_path_of(CUSHIM_CUDNN_FILE);
+  std::string real_cudart = test_support::ldconfig_path_of(CUSHIM_CUDART_FILE);
+  REQUIRE(real_cudnn != "");
+  REQUIRE(real_cudart != "");
+  // cudnnCreate's status depends on the machine's driver and GPU; distinct.cudnnCreate=1 still holds.
+  race(test_support::clean_environment(),
+       {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), "", "CUDNN_STATUS_SUCCESS"});
+}
+
+TEST_CASE("racing first calls when the override is an empty folder: every thread gets the fallback") {
+  test_support::temp_tree empty;
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = empty.root();
+  env["CUSHIM_CUDART_PATH"] = empty.root();
+  race(env, {"", "", "0", std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)),
+             "cushim: cuDNN is unavailable; cushim::explain() says why and what to do"});
+}
