@@ -5,31 +5,15 @@
 #define CUSHIM_CUDART_CORE
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
-#include <unistd.h>
-
-#include <cstdio>
 #include <string>
 
-namespace {
-
-std::string defined_symbols() {
-  std::string out;
-  std::string command = "nm --defined-only /proc/" + std::to_string(getpid()) + "/exe";
-  if (std::FILE* p = popen(command.c_str(), "r")) {
-    char buf[4096];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
-
-}  // namespace
+#include "support/command_output.hpp"
 
 TEST_CASE("core functions are shimmed and reach the real runtime; the rest are not defined") {
   int version = 0;
   CHECK(cudaRuntimeGetVersion(&version) == cudaSuccess);
   CHECK(version / 1000 == CUDART_VERSION / 1000);
-  std::string symbols = defined_symbols();
+  std::string symbols = test_support::own_defined_symbols();
   for (const char* core : {"cudaMalloc", "cudaFree", "cudaMemcpy", "cudaStreamCreate", "cudaEventRecord",
                            "cudaGetDeviceCount", "cudaGetErrorString", "cudaDriverGetVersion"}) {
     CHECK_MESSAGE(symbols.find(std::string(" T ") + core + "\n") != std::string::npos, core);

@@ -9,17 +9,9 @@
 #include <cstdlib>
 #include <string>
 
-namespace {
+#include "support/command_output.hpp"
 
-std::string command_output(const std::string& command) {
-  std::string out;
-  if (std::FILE* p = popen(command.c_str(), "r")) {
-    char buf[4096];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
+namespace {
 
 std::string real_path(const std::string& path) {
   char* r = realpath(path.c_str(), nullptr);
@@ -33,7 +25,7 @@ bool driver_present() { return cushim::explain().find("no NVIDIA driver was foun
 }  // namespace
 
 TEST_CASE("the program does not link cuDNN or the CUDA runtime") {
-  std::string dynamic = command_output("readelf -d /proc/" + std::to_string(getpid()) + "/exe");
+  std::string dynamic = test_support::command_output("readelf -d /proc/" + std::to_string(getpid()) + "/exe");
   REQUIRE(dynamic.find("NEEDED") != std::string::npos);  // readelf ran
   CHECK(dynamic.find("libcudnn") == std::string::npos);
   CHECK(dynamic.find("libcudart") == std::string::npos);
