@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <dlfcn.h>
 #include <link.h>
 #include <sys/stat.h>
@@ -12,6 +13,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "byte_source.hpp"
 
 namespace cushim {
 namespace detail {
@@ -47,6 +50,54 @@ inline file_check check_file(const std::string& path) {
   if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno)};
   return {file_state::regular, {}};
 }
+
+// A file opened for bounded reads. Only regular files are kept open: O_NONBLOCK makes opening
+// a FIFO return at once, and fstat then refuses it, so nothing named like a library can block.
+class file_source : public byte_source {
+ public:
+  explicit file_source(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) {
+      error_ = std::strerror(errno);
+      return;
+    }
+    struct stat st;
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+      error_ = S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file";
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    size_ = std::uint64_t(st.st_size);
+  }
+  ~file_source() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  file_source(const file_source&) = delete;
+  file_source& operator=(const file_source&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  const std::string& error() const { return error_; }
+  std::uint64_t size() const override { return size_; }
+  bool read(std::uint64_t offset, void* out, std::size_t n) const override {
+    if (fd_ < 0 || offset > size_ || n > size_ - offset) return false;
+    char* to = static_cast<char*>(out);
+    while (n > 0) {
+      ssize_t got = ::pread(fd_, to, n, off_t(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      to += got;
+      offset += std::uint64_t(got);
+      n -= std::size_t(got);
+    }
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::string error_;
+};
 
 inline bool is_folder(const std::string& path) {
   struct stat st;

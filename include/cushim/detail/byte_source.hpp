@@ -1,0 +1,60 @@
+// Bounded random access to the bytes of a file or a buffer. The ELF and PE readers see files
+// only through this: every read names its offset and length, and a read past the end fails
+// instead of reading whatever is there.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace cushim {
+namespace detail {
+
+class byte_source {
+ public:
+  virtual ~byte_source() = default;
+  virtual std::uint64_t size() const = 0;
+  // Exactly n bytes at offset; false (nothing written) when they are not all there.
+  virtual bool read(std::uint64_t offset, void* out, std::size_t n) const = 0;
+
+  template <class T>
+  bool read_value(std::uint64_t offset, T& out) const {
+    return read(offset, &out, sizeof out);
+  }
+
+  // A NUL-terminated string of at most max_length bytes; false when unterminated or out of range.
+  bool read_c_string(std::uint64_t offset, std::size_t max_length, std::string& out) const {
+    out.clear();
+    char chunk[64];
+    while (out.size() < max_length) {
+      std::uint64_t at = offset + out.size();
+      if (at >= size()) return false;
+      std::size_t n = std::size_t(std::min<std::uint64_t>(sizeof chunk, size() - at));
+      if (!read(at, chunk, n)) return false;
+      const void* nul = std::memchr(chunk, '\0', n);
+      std::size_t take = nul ? std::size_t(static_cast<const char*>(nul) - chunk) : n;
+      out.append(chunk, std::min(take, max_length - out.size()));
+      if (nul) return out.size() <= max_length;
+    }
+    return false;
+  }
+};
+
+// Bytes already in memory: for tests and fuzzing.
+class memory_source : public byte_source {
+ public:
+  explicit memory_source(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::uint64_t size() const override { return bytes_.size(); }
+  bool read(std::uint64_t offset, void* out, std::size_t n) const override {
+    if (offset > bytes_.size() || n > bytes_.size() - offset) return false;
+    std::memcpy(out, bytes_.data() + offset, n);
+    return true;
+  }
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace detail
+}  // namespace cushim
