@@ -34,8 +34,9 @@ class byte_source {
       if (!read(at, chunk, n)) return false;
       const void* nul = std::memchr(chunk, '\0', n);
       std::size_t take = nul ? std::size_t(static_cast<const char*>(nul) - chunk) : n;
-      out.append(chunk, std::min(take, max_length - out.size()));
-      if (nul) return out.size() <= max_length;
+      if (take > max_length - out.size()) return false;  // longer than allowed, whatever follows
+      out.append(chunk, take);
+      if (nul) return true;
     }
     return false;
   }

@@ -62,8 +62,9 @@ class file_source : public byte_source {
       return;
     }
     struct stat st;
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      error_ = S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file";
+    bool stat_ok = ::fstat(fd_, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) {
+      error_ = !stat_ok ? std::strerror(errno) : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file";
       ::close(fd_);
       fd_ = -1;
       return;
@@ -174,6 +175,13 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
   library_handle h = ::dlopen(file_name.c_str(), RTLD_NOW | RTLD_NOLOAD);
   if (h) path = loaded_path_of(h);
   return h;
+}
+
+// The path of a library already in the process under this soname, without loading it.
+inline std::string loaded_copy_path(const std::string& soname) {
+  std::string path;
+  if (library_handle h = find_loaded(soname, path)) ::dlclose(h);  // drop the reference NOLOAD took
+  return path;
 }
 
 inline any_function find_symbol(library_handle h, const char* name) {

@@ -1,0 +1,737 @@
+// A bounds-checked reader of the ELF facts cushim needs about a library file: its class, byte
+// order and machine, its dynamic section (SONAME, NEEDED, RUNPATH, RPATH) and the bytes of an
+// exported symbol. It sees the file only through byte_source and reads only headers, program
+// headers, the dynamic segment, strings and the symbol entries it needs. Every offset and count
+// taken from the file is checked against the file's size before use and every loop has a fixed
+// bound, so a damaged or hostile file gives an error, never a crash, a hang or a large read.
+// Platform-independent: its own definitions instead of <elf.h>, which Windows builds lack.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "byte_source.hpp"
+
+namespace cushim {
+namespace detail {
+
+enum class elf_error {
+  none,
+  not_elf,      // no ELF magic: text, zeros, an empty file
+  truncated,    // a header, table or segment runs past the end of the file
+  bad_header,   // the structures contradict themselves or point nowhere
+  unsupported,  // valid ELF without a dynamic section: an object file, a core dump, a static program
+};
+
+// What read_elf found. On an error, the fields read before it stay filled in.
+struct elf_info {
+  elf_error error = elf_error::none;
+  std::string error_detail;  // for a person: what is wrong, with the offsets and sizes involved
+  int elf_class = 0;         // 32 or 64
+  bool little_endian = true;
+  std::uint16_t machine = 0;  // e_machine: 62 x86-64, 183 AArch64, 3 i386, ...
+  std::uint16_t type = 0;     // e_type: 3 shared object, 2 executable
+  std::string soname;
+  std::vector<std::string> needed;   // DT_NEEDED, in order
+  std::vector<std::string> runpath;  // DT_RUNPATH split on ':'; empty when there is none
+  std::vector<std::string> rpath;    // DT_RPATH split on ':'
+};
+
+namespace elf_internal {
+
+constexpr unsigned char elf_magic[4] = {0x7f, 'E', 'L', 'F'};
+constexpr std::size_t ident_size = 16;
+constexpr std::size_t ident_class = 4;
+constexpr std::size_t ident_data = 5;
+constexpr std::size_t ident_version = 6;
+constexpr unsigned char class_32 = 1;
+constexpr unsigned char class_64 = 2;
+constexpr unsigned char data_little_endian = 1;
+constexpr unsigned char data_big_endian = 2;
+constexpr std::uint32_t current_version = 1;
+
+constexpr std::uint16_t type_executable = 2;
+constexpr std::uint16_t type_shared_object = 3;
+
+constexpr std::uint16_t machine_i386 = 3;
+constexpr std::uint16_t machine_mips = 8;
+constexpr std::uint16_t machine_powerpc = 20;
+constexpr std::uint16_t machine_powerpc64 = 21;
+constexpr std::uint16_t machine_s390 = 22;
+constexpr std::uint16_t machine_arm = 40;
+constexpr std::uint16_t machine_x86_64 = 62;
+constexpr std::uint16_t machine_aarch64 = 183;
+constexpr std::uint16_t machine_riscv = 243;
+constexpr std::uint16_t machine_loongarch = 258;
+
+constexpr std::uint32_t segment_load = 1;
+constexpr std::uint32_t segment_dynamic = 2;
+constexpr std::uint32_t section_dynsym = 11;
+
+constexpr std::uint64_t tag_null = 0;
+constexpr std::uint64_t tag_needed = 1;
+constexpr std::uint64_t tag_hash = 4;
+constexpr std::uint64_t tag_strtab = 5;
+constexpr std::uint64_t tag_symtab = 6;
+constexpr std::uint64_t tag_strsz = 10;
+constexpr std::uint64_t tag_syment = 11;
+constexpr std::uint64_t tag_soname = 14;
+constexpr std::uint64_t tag_rpath = 15;
+constexpr std::uint64_t tag_runpath = 29;
+constexpr std::uint64_t tag_gnu_hash = 0x6ffffef5;
+
+constexpr unsigned symbol_object = 1;
+constexpr unsigned symbol_function = 2;
+constexpr unsigned binding_global = 1;
+constexpr unsigned binding_weak = 2;
+constexpr unsigned binding_gnu_unique = 10;
+constexpr unsigned visibility_default = 0;
+constexpr unsigned visibility_protected = 3;
+constexpr std::uint16_t section_undefined = 0;
+constexpr std::uint16_t section_absolute = 0xfff1;
+constexpr std::uint16_t section_common = 0xfff2;
+
+// Limits far above any real library, low enough that a hostile file stays cheap to read.
+constexpr std::size_t max_string_length = 4096;
+constexpr std::uint64_t max_dynamic_entries = 4096;
+constexpr std::uint64_t max_symbols = std::uint64_t(1) << 20;
+constexpr std::size_t max_symbol_bytes = 64;
+constexpr std::size_t read_chunk_bytes = 4096;
+
+// The record sizes and field decoding of one class and byte order.
+struct elf_format {
+  int elf_class = 64;
+  bool little_endian = true;
+
+  std::size_t word() const { return elf_class == 64 ? 8 : 4; }  // addresses, offsets and sizes
+  std::size_t header_size() const { return elf_class == 64 ? 64 : 52; }
+  std::size_t program_header_size() const { return elf_class == 64 ? 56 : 32; }
+  std::size_t section_header_size() const { return elf_class == 64 ? 64 : 40; }
+  std::size_t dynamic_entry_size() const { return 2 * word(); }
+  std::size_t symbol_size() const { return elf_class == 64 ? 24 : 16; }
+
+  std::uint64_t field(const unsigned char* record, std::size_t at, std::size_t width) const {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < width; ++i) {
+      std::size_t shift = 8 * (little_endian ? i : width - 1 - i);
+      value |= std::uint64_t(record[at + i]) << shift;
+    }
+    return value;
+  }
+  std::uint16_t u16(const unsigned char* record, std::size_t at) const { return std::uint16_t(field(record, at, 2)); }
+  std::uint32_t u32(const unsigned char* record, std::size_t at) const { return std::uint32_t(field(record, at, 4)); }
+  std::uint64_t address(const unsigned char* record, std::size_t at) const { return field(record, at, word()); }
+};
+
+struct file_header {
+  std::uint16_t type = 0;
+  std::uint16_t machine = 0;
+  std::uint32_t version = 0;
+  std::uint64_t program_headers_offset = 0;
+  std::uint64_t section_headers_offset = 0;
+  std::uint16_t program_header_size = 0;
+  std::uint16_t program_header_count = 0;
+  std::uint16_t section_header_size = 0;
+  std::uint16_t section_header_count = 0;
+};
+
+struct segment {
+  std::uint32_t type = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t address = 0;
+  std::uint64_t file_size = 0;
+};
+
+// A stretch of the file: where a virtual address range lies once mapped.
+struct file_region {
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+};
+
+struct optional_value {
+  bool present = false;
+  std::uint64_t value = 0;
+};
+
+// The dynamic entries cushim uses; string entries hold offsets into the string table.
+struct dynamic_table {
+  std::vector<std::uint64_t> needed;
+  optional_value soname, runpath, rpath, strtab, strsz, symtab, syment, hash, gnu_hash;
+};
+
+struct symbol {
+  std::uint32_t name = 0;
+  unsigned type = 0;
+  unsigned binding = 0;
+  unsigned visibility = 0;
+  std::uint16_t section = 0;
+  std::uint64_t value = 0;
+  std::uint64_t size = 0;
+};
+
+// Everything up to and including the dynamic segment, decoded and bounds-checked.
+struct elf_image {
+  elf_format format;
+  file_header header;
+  std::vector<segment> loads;
+  segment dynamic;
+  dynamic_table table;
+};
+
+inline std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+inline std::string count_of_bytes(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
+inline std::string past_end_of(const byte_source& file) {
+  return "runs past the end of the " + std::to_string(file.size()) + "-byte file";
+}
+
+inline bool fits(std::uint64_t total, std::uint64_t offset, std::uint64_t length) {
+  return offset <= total && length <= total - offset;
+}
+
+inline bool fail(elf_info& info, elf_error error, std::string detail) {
+  info.error = error;
+  info.error_detail = std::move(detail);
+  return false;
+}
+
+// Calls visit(record) for each of `count` records of `size` bytes at `offset`, a few KiB per
+// read, until visit returns false. The caller has checked that the records lie inside the file;
+// false means a read failed anyway (the file shrank).
+template <class Visit>
+bool visit_records(const byte_source& file, std::uint64_t offset, std::uint64_t count, std::size_t size,
+                   Visit&& visit) {
+  unsigned char chunk[read_chunk_bytes];
+  const std::uint64_t per_chunk = read_chunk_bytes / size;
+  for (std::uint64_t done = 0; done < count;) {
+    const std::uint64_t batch = std::min(per_chunk, count - done);
+    if (!file.read(offset + done * size, chunk, std::size_t(batch * size))) return false;
+    for (std::uint64_t i = 0; i < batch; ++i) {
+      if (!visit(chunk + i * size)) return true;
+    }
+    done += batch;
+  }
+  return true;
+}
+
+inline std::string magic_mismatch(const unsigned char* start, std::size_t n) {
+  std::string shown;
+  for (std::size_t i = 0; i < n; ++i) {
+    char byte[4];
+    std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", unsigned(start[i]));
+    shown += byte;
+  }
+  return "not an ELF file: it starts with " + shown + ", not 7f 45 4c 46";
+}
+
+inline std::string too_short(const byte_source& file, std::size_t needed) {
+  return "file is " + count_of_bytes(file.size()) + "; an ELF header needs " + std::to_string(needed);
+}
+
+// e_ident: the magic, the class, the byte order and the version, and a header's worth of bytes.
+inline bool read_identity(const byte_source& file, elf_format& format, elf_info& info) {
+  if (file.size() == 0) return fail(info, elf_error::not_elf, "file is empty");
+  unsigned char ident[ident_size] = {};
+  const std::size_t present = std::size_t(std::min<std::uint64_t>(file.size(), ident_size));
+  if (!file.read(0, ident, present)) return fail(info, elf_error::truncated, "could not read the ELF identification");
+  const std::size_t magic_present = std::min(present, sizeof elf_magic);
+  if (std::memcmp(ident, elf_magic, magic_present) != 0) {
+    return fail(info, elf_error::not_elf, magic_mismatch(ident, magic_present));
+  }
+  // A 32-bit header is shorter; without the class byte, assume the common 64-bit one.
+  const std::size_t header_needed = elf_format{ident[ident_class] == class_32 ? 32 : 64, true}.header_size();
+  if (present < ident_size) return fail(info, elf_error::truncated, too_short(file, header_needed));
+  if (ident[ident_class] != class_32 && ident[ident_class] != class_64) {
+    return fail(info, elf_error::bad_header,
+                "EI_CLASS is " + std::to_string(ident[ident_class]) + "; expected 1 (32-bit) or 2 (64-bit)");
+  }
+  if (ident[ident_data] != data_little_endian && ident[ident_data] != data_big_endian) {
+    return fail(info, elf_error::bad_header,
+                "EI_DATA is " + std::to_string(ident[ident_data]) + "; expected 1 (little-endian) or 2 (big-endian)");
+  }
+  if (ident[ident_version] != current_version) {
+    return fail(info, elf_error::bad_header, "EI_VERSION is " + std::to_string(ident[ident_version]) + "; expected 1");
+  }
+  format.elf_class = ident[ident_class] == class_64 ? 64 : 32;
+  format.little_endian = ident[ident_data] == data_little_endian;
+  info.elf_class = format.elf_class;
+  info.little_endian = format.little_endian;
+  if (file.size() < header_needed) return fail(info, elf_error::truncated, too_short(file, header_needed));
+  return true;
+}
+
+inline file_header decode_file_header(const elf_format& f, const unsigned char* h) {
+  const std::size_t w = f.word();
+  file_header out;
+  out.type = f.u16(h, 16);
+  out.machine = f.u16(h, 18);
+  out.version = f.u32(h, 20);
+  out.program_headers_offset = f.address(h, 24 + w);
+  out.section_headers_offset = f.address(h, 24 + 2 * w);
+  out.program_header_size = f.u16(h, 30 + 3 * w);
+  out.program_header_count = f.u16(h, 32 + 3 * w);
+  out.section_header_size = f.u16(h, 34 + 3 * w);
+  out.section_header_count = f.u16(h, 36 + 3 * w);
+  return out;
+}
+
+inline bool read_file_header(const byte_source& file, elf_image& image, elf_info& info) {
+  unsigned char bytes[64];
+  if (!file.read(0, bytes, image.format.header_size())) {
+    return fail(info, elf_error::truncated, "could not read the ELF header");
+  }
+  image.header = decode_file_header(image.format, bytes);
+  const file_header& h = image.header;
+  info.machine = h.machine;
+  info.type = h.type;
+  if (h.version != current_version) {
+    return fail(info, elf_error::bad_header, "e_version is " + std::to_string(h.version) + "; expected 1");
+  }
+  if (h.type != type_shared_object && h.type != type_executable) {
+    return fail(
+        info, elf_error::unsupported,
+        "e_type is " + std::to_string(h.type) + "; only shared objects (3) and executables (2) have a dynamic section");
+  }
+  if (h.program_header_size != image.format.program_header_size()) {
+    return fail(info, elf_error::bad_header,
+                "e_phentsize is " + std::to_string(h.program_header_size) + "; " +
+                    std::to_string(image.format.elf_class) + "-bit program headers are " +
+                    std::to_string(image.format.program_header_size()) + " bytes");
+  }
+  return true;
+}
+
+inline segment decode_segment(const elf_format& f, const unsigned char* p) {
+  segment s;
+  s.type = f.u32(p, 0);
+  if (f.elf_class == 64) {
+    s.offset = f.address(p, 8);
+    s.address = f.address(p, 16);
+    s.file_size = f.address(p, 32);
+  } else {
+    s.offset = f.address(p, 4);
+    s.address = f.address(p, 8);
+    s.file_size = f.address(p, 16);
+  }
+  return s;
+}
+
+inline std::string describe_segment(const char* name, const segment& s) {
+  return std::string(name) + " segment (" + count_of_bytes(s.file_size) + " at offset " + hex(s.offset) + ")";
+}
+
+// PT_LOAD segments (whose file bytes must all be there) and the first PT_DYNAMIC, as readelf takes it.
+inline bool read_segments(const byte_source& file, elf_image& image, elf_info& info) {
+  const file_header& h = image.header;
+  const std::uint64_t table_size = std::uint64_t(h.program_header_count) * h.program_header_size;
+  if (!fits(file.size(), h.program_headers_offset, table_size)) {
+    return fail(info, elf_error::truncated,
+                "program header table (" + std::to_string(h.program_header_count) + " entries of " +
+                    std::to_string(h.program_header_size) + " bytes at offset " + hex(h.program_headers_offset) + ") " +
+                    past_end_of(file));
+  }
+  bool have_dynamic = false;
+  std::string problem;
+  bool read_ok = visit_records(file, h.program_headers_offset, h.program_header_count, h.program_header_size,
+                               [&](const unsigned char* record) {
+                                 segment s = decode_segment(image.format, record);
+                                 if (s.type == segment_load) {
+                                   if (!fits(file.size(), s.offset, s.file_size)) {
+                                     problem = describe_segment("PT_LOAD", s) + " " + past_end_of(file);
+                                     return false;
+                                   }
+                                   image.loads.push_back(s);
+                                 } else if (s.type == segment_dynamic && !have_dynamic) {
+                                   image.dynamic = s;
+                                   have_dynamic = true;
+                                 }
+                                 return true;
+                               });
+  if (!read_ok) return fail(info, elf_error::truncated, "could not read the program header table");
+  if (!problem.empty()) return fail(info, elf_error::truncated, problem);
+  if (!have_dynamic) {
+    return fail(info, elf_error::unsupported, "no PT_DYNAMIC segment: the file is statically linked, not a library");
+  }
+  if (!fits(file.size(), image.dynamic.offset, image.dynamic.file_size)) {
+    return fail(info, elf_error::truncated, describe_segment("dynamic", image.dynamic) + " " + past_end_of(file));
+  }
+  return true;
+}
+
+// Later entries of a single-valued tag win, as in the dynamic loader.
+inline void record_dynamic_entry(dynamic_table& t, std::uint64_t tag, std::uint64_t value) {
+  switch (tag) {
+    case tag_needed: t.needed.push_back(value); return;
+    case tag_soname: t.soname = {true, value}; return;
+    case tag_runpath: t.runpath = {true, value}; return;
+    case tag_rpath: t.rpath = {true, value}; return;
+    case tag_strtab: t.strtab = {true, value}; return;
+    case tag_strsz: t.strsz = {true, value}; return;
+    case tag_symtab: t.symtab = {true, value}; return;
+    case tag_syment: t.syment = {true, value}; return;
+    case tag_hash: t.hash = {true, value}; return;
+    case tag_gnu_hash: t.gnu_hash = {true, value}; return;
+    default: return;
+  }
+}
+
+// The dynamic entries up to DT_NULL, which must come within the segment and within the limit.
+inline bool read_dynamic_table(const byte_source& file, elf_image& image, elf_info& info) {
+  const elf_format& f = image.format;
+  const std::uint64_t entries = image.dynamic.file_size / f.dynamic_entry_size();
+  bool terminated = false;
+  bool read_ok = visit_records(file, image.dynamic.offset, std::min(entries, max_dynamic_entries),
+                               f.dynamic_entry_size(), [&](const unsigned char* entry) {
+                                 const std::uint64_t tag = f.address(entry, 0);
+                                 terminated = tag == tag_null;
+                                 if (!terminated) record_dynamic_entry(image.table, tag, f.address(entry, f.word()));
+                                 return !terminated;
+                               });
+  if (!read_ok) return fail(info, elf_error::truncated, "could not read the dynamic segment");
+  if (terminated) return true;
+  if (entries > max_dynamic_entries) {
+    return fail(info, elf_error::bad_header,
+                "dynamic segment has no DT_NULL in its first " + std::to_string(max_dynamic_entries) + " entries");
+  }
+  return fail(info, elf_error::bad_header,
+              "dynamic segment (" + std::to_string(entries) + " entries at offset " + hex(image.dynamic.offset) +
+                  ") has no DT_NULL terminator");
+}
+
+// Header, program headers and dynamic table: what both read_elf and the symbol lookup need.
+inline bool read_image(const byte_source& file, elf_image& image, elf_info& info) {
+  return read_identity(file, image.format, info) && read_file_header(file, image, info) &&
+         read_segments(file, image, info) && read_dynamic_table(file, image, info);
+}
+
+// Where the virtual address lies in the file: inside a PT_LOAD's file bytes, up to that segment's end.
+inline bool map_address(const elf_image& image, std::uint64_t address, file_region& out) {
+  for (const segment& load : image.loads) {
+    if (address >= load.address && address - load.address < load.file_size) {
+      const std::uint64_t into = address - load.address;
+      out = {load.offset + into, load.file_size - into};
+      return true;
+    }
+  }
+  return false;
+}
+
+// The dynamic string table: from DT_STRTAB, DT_STRSZ long (or to its segment's end without one).
+inline bool locate_string_table(const elf_image& image, file_region& strings, elf_info& info) {
+  const dynamic_table& t = image.table;
+  if (!t.strtab.present) {
+    return fail(info, elf_error::bad_header,
+                "the dynamic segment has DT_NEEDED, DT_SONAME, DT_RUNPATH or DT_RPATH entries but no DT_STRTAB");
+  }
+  if (!map_address(image, t.strtab.value, strings)) {
+    return fail(info, elf_error::bad_header,
+                "DT_STRTAB address " + hex(t.strtab.value) + " is not in the file bytes of any PT_LOAD segment");
+  }
+  if (!t.strsz.present) return true;
+  if (t.strsz.value > strings.length) {
+    return fail(info, elf_error::bad_header,
+                "DT_STRSZ (" + count_of_bytes(t.strsz.value) +
+                    ") runs past the end of the PT_LOAD segment at DT_STRTAB " + hex(t.strtab.value));
+  }
+  strings.length = t.strsz.value;
+  return true;
+}
+
+inline bool read_dynamic_string(const byte_source& file, const file_region& strings, const char* tag_name,
+                                std::uint64_t offset, std::string& out, elf_info& info) {
+  if (offset >= strings.length) {
+    return fail(info, elf_error::bad_header,
+                std::string(tag_name) + " string offset " + hex(offset) + " is past the end of the " +
+                    std::to_string(strings.length) + "-byte string table");
+  }
+  const std::size_t limit = std::size_t(std::min<std::uint64_t>(max_string_length, strings.length - offset));
+  // Accept the string only when its NUL lies within the limit: inside the table, at most 4 KiB on.
+  if (!file.read_c_string(strings.offset + offset, limit, out) || out.size() >= limit) {
+    return fail(info, elf_error::bad_header,
+                std::string(tag_name) + " string at offset " + hex(offset) +
+                    " of the string table is not terminated within " + count_of_bytes(limit));
+  }
+  return true;
+}
+
+// "a:b" -> {"a", "b"}; empty entries are kept, since to the loader they mean the current folder.
+inline std::vector<std::string> split_search_path(const std::string& text) {
+  std::vector<std::string> parts;
+  if (text.empty()) return parts;
+  std::size_t start = 0;
+  for (std::size_t colon = text.find(':'); colon != std::string::npos; colon = text.find(':', start)) {
+    parts.push_back(text.substr(start, colon - start));
+    start = colon + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+inline bool has_string_entries(const dynamic_table& t) {
+  return !t.needed.empty() || t.soname.present || t.runpath.present || t.rpath.present;
+}
+
+inline bool read_search_path(const byte_source& file, const file_region& strings, const char* tag_name,
+                             const optional_value& entry, std::vector<std::string>& out, elf_info& info) {
+  if (!entry.present) return true;
+  std::string text;
+  if (!read_dynamic_string(file, strings, tag_name, entry.value, text, info)) return false;
+  out = split_search_path(text);
+  return true;
+}
+
+inline bool read_dynamic_strings(const byte_source& file, const elf_image& image, elf_info& info) {
+  const dynamic_table& t = image.table;
+  if (!has_string_entries(t)) return true;
+  file_region strings;
+  if (!locate_string_table(image, strings, info)) return false;
+  if (t.soname.present && !read_dynamic_string(file, strings, "DT_SONAME", t.soname.value, info.soname, info)) {
+    return false;
+  }
+  for (std::uint64_t offset : t.needed) {
+    std::string name;
+    if (!read_dynamic_string(file, strings, "DT_NEEDED", offset, name, info)) return false;
+    info.needed.push_back(std::move(name));
+  }
+  return read_search_path(file, strings, "DT_RUNPATH", t.runpath, info.runpath, info) &&
+         read_search_path(file, strings, "DT_RPATH", t.rpath, info.rpath, info);
+}
+
+// --- Symbol lookup ---------------------------------------------------------------------------
+
+inline symbol decode_symbol(const elf_format& f, const unsigned char* s) {
+  symbol out;
+  out.name = f.u32(s, 0);
+  unsigned char info_byte, other_byte;
+  if (f.elf_class == 64) {
+    info_byte = s[4];
+    other_byte = s[5];
+    out.section = f.u16(s, 6);
+    out.value = f.address(s, 8);
+    out.size = f.address(s, 16);
+  } else {
+    out.value = f.address(s, 4);
+    out.size = f.address(s, 8);
+    info_byte = s[12];
+    other_byte = s[13];
+    out.section = f.u16(s, 14);
+  }
+  out.type = info_byte & 0xfu;
+  out.binding = info_byte >> 4;
+  out.visibility = other_byte & 0x3u;
+  return out;
+}
+
+inline bool is_exported_definition(const symbol& s) {
+  const bool data_or_code = s.type == symbol_object || s.type == symbol_function;
+  const bool global = s.binding == binding_global || s.binding == binding_weak || s.binding == binding_gnu_unique;
+  const bool visible = s.visibility == visibility_default || s.visibility == visibility_protected;
+  const bool defined = s.section != section_undefined && s.section != section_absolute && s.section != section_common;
+  return data_or_code && global && visible && defined;
+}
+
+// The .dynsym entry count from the section headers, when they are present and hold the table.
+inline std::uint64_t symbol_count_from_sections(const byte_source& file, const elf_image& image) {
+  const file_header& h = image.header;
+  const elf_format& f = image.format;
+  const std::uint64_t table_size = std::uint64_t(h.section_header_count) * h.section_header_size;
+  if (h.section_headers_offset == 0 || h.section_header_size != f.section_header_size() ||
+      !fits(file.size(), h.section_headers_offset, table_size)) {
+    return 0;
+  }
+  std::uint64_t count = 0;
+  visit_records(file, h.section_headers_offset, h.section_header_count, h.section_header_size,
+                [&](const unsigned char* section) {
+                  const bool is_dynsym = f.u32(section, 4) == section_dynsym &&
+                                         f.address(section, f.elf_class == 64 ? 16 : 12) == image.table.symtab.value;
+                  if (is_dynsym) count = f.address(section, f.elf_class == 64 ? 32 : 20) / f.symbol_size();
+                  return !is_dynsym;
+                });
+  return count;
+}
+
+// DT_HASH: nchain, its second word, is the number of symbols.
+inline std::uint64_t symbol_count_from_hash(const byte_source& file, const elf_image& image) {
+  file_region table;
+  unsigned char words[8];
+  if (!image.table.hash.present || !map_address(image, image.table.hash.value, table) || table.length < 8 ||
+      !file.read(table.offset, words, sizeof words)) {
+    return 0;
+  }
+  return image.format.u32(words, 4);
+}
+
+// DT_GNU_HASH does not store the count: it is one past the end of the chain of the highest
+// bucket, the chain entry with its low bit set. Both walks are capped at max_symbols.
+inline std::uint64_t symbol_count_from_gnu_hash(const byte_source& file, const elf_image& image) {
+  const elf_format& f = image.format;
+  file_region table;
+  unsigned char head[16];
+  if (!image.table.gnu_hash.present || !map_address(image, image.table.gnu_hash.value, table) || table.length < 16 ||
+      !file.read(table.offset, head, sizeof head)) {
+    return 0;
+  }
+  const std::uint64_t buckets = f.u32(head, 0);
+  const std::uint64_t first_hashed = f.u32(head, 4);
+  const std::uint64_t buckets_at = 16 + std::uint64_t(f.u32(head, 8)) * f.word();
+  const std::uint64_t chains_at = buckets_at + buckets * 4;
+  if (buckets > max_symbols || chains_at > table.length) return 0;
+  std::uint64_t last_start = 0;
+  if (!visit_records(file, table.offset + buckets_at, buckets, 4, [&](const unsigned char* bucket) {
+        last_start = std::max<std::uint64_t>(last_start, f.u32(bucket, 0));
+        return true;
+      })) {
+    return 0;
+  }
+  if (last_start < first_hashed) return last_start == 0 ? first_hashed : 0;
+  const std::uint64_t chain_entries = std::min((table.length - chains_at) / 4, max_symbols);
+  const std::uint64_t skip = last_start - first_hashed;
+  if (skip >= chain_entries) return 0;
+  std::uint64_t count = 0;
+  visit_records(file, table.offset + chains_at + skip * 4, chain_entries - skip, 4, [&](const unsigned char* entry) {
+    ++count;
+    return (f.u32(entry, 0) & 1u) == 0;
+  });
+  return last_start + count;
+}
+
+inline std::uint64_t dynamic_symbol_count(const byte_source& file, const elf_image& image) {
+  if (std::uint64_t n = symbol_count_from_sections(file, image)) return n;
+  if (std::uint64_t n = symbol_count_from_hash(file, image)) return n;
+  return symbol_count_from_gnu_hash(file, image);
+}
+
+inline bool symbol_name_is(const byte_source& file, const file_region& strings, const symbol& s,
+                           const std::string& name) {
+  const std::size_t with_nul = name.size() + 1;
+  if (!fits(strings.length, s.name, with_nul)) return false;
+  char text[max_string_length];
+  return file.read(strings.offset + s.name, text, with_nul) && text[name.size()] == '\0' &&
+         std::memcmp(text, name.data(), name.size()) == 0;
+}
+
+// The symbol's first `size` bytes, when they are all file bytes of one PT_LOAD (not .bss).
+inline bool read_symbol_value(const byte_source& file, const elf_image& image, const symbol& s, void* out,
+                              std::size_t size) {
+  file_region bytes;
+  unsigned char buffer[max_symbol_bytes];
+  if (size > s.size || !map_address(image, s.value, bytes) || bytes.length < size ||
+      !file.read(bytes.offset, buffer, size)) {
+    return false;
+  }
+  std::memcpy(out, buffer, size);
+  return true;
+}
+
+inline bool find_symbol_bytes(const byte_source& file, const elf_image& image, const std::string& name, void* out,
+                              std::size_t size) {
+  const elf_format& f = image.format;
+  const dynamic_table& t = image.table;
+  file_region symbols, strings;
+  if (!t.symtab.present || !t.strtab.present || (t.syment.present && t.syment.value != f.symbol_size()) ||
+      !map_address(image, t.symtab.value, symbols) || !map_address(image, t.strtab.value, strings)) {
+    return false;
+  }
+  if (t.strsz.present) strings.length = std::min(strings.length, t.strsz.value);
+  const std::uint64_t count =
+      std::min({dynamic_symbol_count(file, image), symbols.length / f.symbol_size(), max_symbols});
+  bool found = false;
+  visit_records(file, symbols.offset, count, f.symbol_size(), [&](const unsigned char* entry) {
+    const symbol s = decode_symbol(f, entry);
+    found = is_exported_definition(s) && symbol_name_is(file, strings, s, name) &&
+            read_symbol_value(file, image, s, out, size);
+    return !found;
+  });
+  return found;
+}
+
+}  // namespace elf_internal
+
+// Reads the header and the dynamic section. Never throws on bad input: a problem is reported in
+// error and error_detail.
+inline elf_info read_elf(const byte_source& file) {
+  elf_info info;
+  elf_internal::elf_image image;
+  if (elf_internal::read_image(file, image, info)) elf_internal::read_dynamic_strings(file, image, info);
+  return info;
+}
+
+// The first `size` (at most 64) bytes of an exported, defined data or function symbol, found by
+// name in the dynamic symbol table (.dynsym names carry no version suffix) and read from the file
+// through the PT_LOAD segments. False, with `out` untouched, when the symbol is absent, smaller
+// than `size`, has no file bytes, or the file is damaged.
+inline bool read_elf_symbol_bytes(const byte_source& file, const std::string& name, void* out, std::size_t size) {
+  elf_info ignored;
+  elf_internal::elf_image image;
+  if (size > elf_internal::max_symbol_bytes || name.size() >= elf_internal::max_string_length ||
+      !elf_internal::read_image(file, image, ignored)) {
+    return false;
+  }
+  return elf_internal::find_symbol_bytes(file, image, name, out, size);
+}
+
+// "x86-64", "AArch64", ...; for a machine the table lacks, "machine <n>" in a per-thread buffer
+// that the thread's next such call overwrites.
+inline const char* elf_machine_name(std::uint16_t machine) {
+  using namespace elf_internal;
+  switch (machine) {
+    case machine_i386: return "i386";
+    case machine_mips: return "MIPS";
+    case machine_powerpc: return "PowerPC";
+    case machine_powerpc64: return "PowerPC64";
+    case machine_s390: return "S/390";
+    case machine_arm: return "ARM";
+    case machine_x86_64: return "x86-64";
+    case machine_aarch64: return "AArch64";
+    case machine_riscv: return "RISC-V";
+    case machine_loongarch: return "LoongArch";
+    default: break;
+  }
+  thread_local char unknown[24];
+  std::snprintf(unknown, sizeof unknown, "machine %u", unsigned(machine));
+  return unknown;
+}
+
+// The e_machine of the code this is compiled into; 0 for an architecture the table lacks.
+inline std::uint16_t native_elf_machine() {
+  using namespace elf_internal;
+#if defined(__x86_64__) || defined(_M_X64)
+  return machine_x86_64;
+#elif defined(__aarch64__) || defined(_M_ARM64)
+  return machine_aarch64;
+#elif defined(__i386__) || defined(_M_IX86)
+  return machine_i386;
+#elif defined(__arm__) || defined(_M_ARM)
+  return machine_arm;
+#elif defined(__powerpc64__)
+  return machine_powerpc64;
+#elif defined(__powerpc__)
+  return machine_powerpc;
+#elif defined(__s390__)
+  return machine_s390;
+#elif defined(__riscv)
+  return machine_riscv;
+#elif defined(__loongarch__)
+  return machine_loongarch;
+#elif defined(__mips__)
+  return machine_mips;
+#else
+  return 0;
+#endif
+}
+
+inline int native_elf_class() { return sizeof(void*) == 8 ? 64 : 32; }
+
+}  // namespace detail
+}  // namespace cushim
