@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/probe.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -19,82 +20,7 @@ using test_support::temp_tree;
 
 namespace {
 
-const std::string cudnn_file = CUSHIM_CUDNN_FILE;
-const std::string probe_dir = std::string(CUSHIM_PROBE).substr(0, std::string(CUSHIM_PROBE).rfind('/'));
-const std::string compiled_cudnn =
-    std::to_string(CUDNN_MAJOR) + "." + std::to_string(CUDNN_MINOR) + "." + std::to_string(CUDNN_PATCHLEVEL);
-
-// A fixture library built by tests/CMakeLists.txt, e.g. fixture("cudnn_good").
-std::string fixture(const std::string& folder) {
-  return std::string(CUSHIM_FIXTURE_DIR) + "/" + folder + "/" + cudnn_file;
-}
-
-// The real cuDNN, where the system's ld.so.cache lists it.
-const std::string& real_cudnn() {
-  static const std::string path = test_support::ldconfig_path_of(cudnn_file);
-  return path;
-}
-
-struct probe_call {
-  std::string program = CUSHIM_PROBE;
-  std::string argv0;
-  std::vector<std::string> args;
-  environment env = test_support::clean_environment();
-  std::string working_dir;
-};
-
-struct probe_output : key_values {
-  std::string text;  // everything it printed, for failure messages
-};
-
-probe_output run_probe(const probe_call& call) {
-  test_support::process_spec spec;
-  spec.program = call.program;
-  spec.argv0 = call.argv0;
-  spec.args = call.args;
-  spec.env = call.env;
-  spec.working_dir = call.working_dir;
-  spec.timeout = std::chrono::seconds(20);
-  test_support::process_result r = test_support::run_process(spec);
-  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  REQUIRE(r.spawn_error == "");
-  REQUIRE_FALSE(r.timed_out);
-  REQUIRE(r.exit_code == 0);
-  probe_output out;
-  static_cast<key_values&>(out) = test_support::parse_key_values(r.out);
-  out.text = r.out;
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& line : lines) text += line + "\n";
-  return text;
-}
-
-// The outcome of the attempt at `path`, or "<not tried>".
-std::string outcome_at(const key_values& out, const std::string& path) {
-  for (const test_support::attempt_line& a : test_support::attempts_of(out)) {
-    if (a.path == path) return a.outcome;
-  }
-  return "<not tried>";
-}
-
-void check_real_cudnn_from_cache(const probe_output& out) {
-  CHECK(out.get("cudnn.code") == "ok");
-  CHECK(out.get("cudnn.path") == real_cudnn());
-  CHECK(out.get("cudnn.found_by") == "ld.so.cache");
-  CHECK(out.get("cudnnGetVersion") == std::to_string(CUDNN_VERSION));
-  CHECK_FALSE(out.has("cudnn.identity"));  // not a fake
-}
-
-// Loads `library` before main, as if the program were linked with it.
-void preload(probe_call& call, const std::string& library) {
-  call.env["LD_PRELOAD"] = library;
-  // An AddressSanitizer build refuses to start when a preloaded library comes before its runtime.
-  std::string& asan = call.env["ASAN_OPTIONS"];
-  asan += (asan.empty() ? "" : ":") + std::string("verify_asan_link_order=0");
-}
+using namespace test_support;
 
 // One place a search rule looks, set up in a temp tree: the folder the library goes in and
 // how the probe is pointed at it.
@@ -488,7 +414,8 @@ TEST_CASE("rejected candidates are reported with the reason, and the next one wi
            rule(1) + old_minor + "|wrong_version|cuDNN 9.0.0; older than the headers this program was compiled with (" +
                compiled_cudnn + ")",
            rule(2) + no_version + "|not_the_library|does not export cudnnGetVersion, so it is not cuDNN",
-           rule(3) + text + "|load_failed|" + text + ": file too short",
+           rule(3) + text +
+               "|bad_format|not a shared library: not an ELF file: it starts with 74 68 69 73, not 7f 45 4c 46",
            rule(4) + fifo + "|not_a_file|not a regular file (FIFO, device or socket)",
            rule(5) + a_folder + "|not_a_file|a folder, not a file", rule(6) + loop + "|not_a_file|symbolic link loop",
            rule(7) + missing + "|folder_absent|", rule(8) + good + "|loaded|cuDNN " + compiled_cudnn}));
@@ -496,7 +423,7 @@ TEST_CASE("rejected candidates are reported with the reason, and the next one wi
 
 TEST_CASE("an older minor is accepted with --policy same_major, with a warning") {
   temp_tree tree;
-  std::string old_minor = tree.copy_file(fixture("cudnn_old_minor"), "old/" + cudnn_file);
+  std::string old_minor = copy_fixture_folder(tree, "cudnn_old_minor", "old") + "/" + cudnn_file;
   probe_call call;
   call.args = {"--search-dir", tree.path("old"), "--policy", "same_major"};
   probe_output out = run_probe(call);
@@ -517,7 +444,7 @@ TEST_CASE("an older minor is accepted with --policy same_major, with a warning")
   CHECK(outcome_at(strict, old_minor) == "wrong_version");
 }
 
-TEST_CASE("a text file as the override: override_failed with the loader's message") {
+TEST_CASE("a text file as the override: override_failed, refused before the loader sees it") {
   std::string text = std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_text_file/" + cudnn_file;
   probe_call call;
   call.env["CUSHIM_CUDNN_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_text_file";
@@ -525,7 +452,8 @@ TEST_CASE("a text file as the override: override_failed with the loader's messag
   INFO(out.text);
   CHECK(out.get("cudnn.code") == "override_failed");
   CHECK(joined(out.all("cudnn.attempt")) ==
-        joined({"CUSHIM_CUDNN_PATH|" + text + "|load_failed|" + text + ": file too short"}));
+        joined({"CUSHIM_CUDNN_PATH|" + text +
+                "|bad_format|not a shared library: not an ELF file: it starts with 74 68 69 73, not 7f 45 4c 46"}));
   CHECK(out.get("cudnnGetVersion") == "0");
 }
 

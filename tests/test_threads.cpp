@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "support/probe.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -41,17 +42,10 @@ struct expected {
 void race(const test_support::environment& env, const expected& want) {
   for (int run = 1; run <= runs_per_scenario; ++run) {
     CAPTURE(run);
-    test_support::process_spec spec;
-    spec.program = CUSHIM_PROBE;
-    spec.args = {"--mode", "threads", "32"};
-    spec.env = env;
-    spec.timeout = std::chrono::seconds(30);
-    test_support::process_result r = test_support::run_process(spec);
-    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-    REQUIRE(r.spawn_error == "");
-    REQUIRE_FALSE(r.timed_out);
-    REQUIRE(r.exit_code == 0);
-    test_support::key_values out = test_support::parse_key_values(r.out);
+    test_support::probe_call call;
+    call.args = {"--mode", "threads", "32"};
+    call.env = env;
+    test_support::probe_output out = test_support::run_probe(call);
 
     CHECK(out.get("searches.cudnn") == "1");
     CHECK(out.get("searches.cudart") == "1");

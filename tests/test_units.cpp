@@ -109,3 +109,53 @@ TEST_CASE("JSON strings: quotes, control characters and invalid UTF-8") {
   append_json_string(out, std::string("\xe2\x82", 2));  // truncated 3-byte sequence
   CHECK(out == "\"\\ufffd\\ufffd\"");
 }
+
+TEST_CASE("a root sub-library nowhere: named, with every place cuDNN's own search would look") {
+  test_support::temp_tree tree;
+  std::string main_path =
+      tree.copy_file(std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/" + CUSHIM_CUDNN_FILE, CUSHIM_CUDNN_FILE);
+  platform::file_source file(main_path);
+  elf_info main_elf = read_elf(file);
+  REQUIRE(main_elf.runpath == std::vector<std::string>{"$ORIGIN"});
+  elf_dependency_resolver no_system("", {});  // no ld.so.cache entries, no LD_LIBRARY_PATH
+  cushim::sublibrary graph =
+      inspect_sublibrary(cudnn_sublibrary_specs(CUDNN_MAJOR).front(), CUDNN_MAJOR, main_path, main_elf, no_system);
+  std::string file_name = "libcudnn_graph.so." + std::to_string(CUDNN_MAJOR);
+  CHECK(graph.file_name == file_name);
+  CHECK(graph.required);
+  CHECK_FALSE(graph.usable);
+  CHECK(graph.path.empty());
+  std::string expected = file_name + " is not beside " + main_path +
+                         " and cuDNN's own search would not find it (looked in: " + tree.root() +
+                         ", ld.so.cache: no entry";
+  for (const std::string& dir : system_library_dirs()) expected += ", " + dir;
+  CHECK(graph.problem == expected + ")");
+}
+
+TEST_CASE("sub-library versions come from the file name or the exported version word") {
+  CHECK(cudnn_version_from_file_name("/x/libcudnn_ops.so.9.19.0") == 91900);
+  CHECK(cudnn_version_from_file_name("/x/libcudnn_ops_infer.so.8.9.7") == 8907);
+  CHECK(cudnn_version_from_file_name("/x/libcudnn_ops.so.9") == 0);
+  CHECK(cudnn_version_from_file_name("/x/libcudnn_ops.so.9.1") == 0);
+  CHECK(cudnn_version_of_file(
+            std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_graph.so." + std::to_string(CUDNN_MAJOR),
+            "graph") == CUDNN_VERSION);
+  CHECK(cudnn_version_of_file(
+            std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_ops.so." + std::to_string(CUDNN_MAJOR), "ops") ==
+        CUDNN_VERSION);
+}
+
+TEST_CASE("bounded C strings: terminated within the limit, or refused") {
+  memory_source bytes(std::string("abcd\0efgh", 9));
+  std::string out;
+  CHECK(bytes.read_c_string(0, 4, out));
+  CHECK(out == "abcd");
+  CHECK_FALSE(bytes.read_c_string(0, 3, out));       // the NUL comes after the limit
+  CHECK(bytes.read_c_string(5, 100, out) == false);  // runs to the end with no NUL
+  CHECK_FALSE(bytes.read_c_string(9, 10, out));
+  std::string long_name(200, 'x');
+  memory_source big(long_name + std::string(1, '\0'));
+  CHECK(big.read_c_string(0, 200, out));
+  CHECK(out.size() == 200);
+  CHECK_FALSE(big.read_c_string(0, 199, out));
+}

@@ -44,6 +44,7 @@ enum class error_code : int {
   override_failed = 5,          // the explicit file or folder (options / CUSHIM_*_PATH) is unusable
   already_loaded_mismatch = 6,  // the copy already in the process is unusable; no second copy
   disabled = 7,                 // this build does not shim the library (CUSHIM_NO_CUDART)
+  sublibrary_unusable = 8,      // a required cuDNN sub-library is missing, of another version, or cannot load
 };
 
 // What happened to one place cushim looked at, in search order.
@@ -60,6 +61,10 @@ enum class outcome {
   skipped_relative,  // a relative entry in a search list: never used (current-directory planting)
   skipped_empty,     // an empty entry in a search list (would mean the current directory)
   duplicate,         // same file as an earlier candidate
+  bad_format,        // not a shared library of this platform (text, empty, truncated, ...)
+  wrong_architecture,  // a library for another machine or word size (32-bit in a 64-bit process)
+  missing_dependency,  // the loader refused it: a library it needs cannot be found (detail names it)
+  sublibrary_unusable, // cuDNN itself is fine, but its root sub-library is missing or broken
 };
 
 struct attempt {
@@ -78,6 +83,18 @@ struct problem {
   std::string fix;   // what to do
 };
 
+// One of cuDNN's own sub-libraries (libcudnn_cnn.so.9, libcudnn_ops_infer.so.8, ...).
+struct sublibrary {
+  std::string name;       // "graph", "cnn", "ops_infer", ...
+  std::string file_name;  // libcudnn_cnn.so.9
+  std::string path;       // the copy cuDNN will use; empty when none
+  bool required = false;  // without it no cuDNN call works
+  bool usable = false;    // its functions reach cuDNN; otherwise they return the fallback
+  bool preloaded = false; // cushim loaded it by absolute path: cuDNN's own search would miss it
+  int version = 0;        // CUDNN_VERSION encoding from the file; 0 when the file does not say
+  std::string problem;    // why it is unusable
+};
+
 struct status {
   library lib;
   error_code code = error_code::not_found;
@@ -86,8 +103,10 @@ struct status {
   int version = 0;             // as the library reports it (CUDNN_VERSION / CUDART_VERSION encoding)
   std::string version_source;  // where the version came from
   int compiled_version = 0;    // the headers this program was built with
+  int built_for_cuda = 0;      // cuDNN only: cudnnGetCudartVersion(), the CUDA it was built for
   std::vector<attempt> attempts;
   std::vector<problem> problems;
+  std::vector<sublibrary> sublibraries;  // cuDNN only, for the copy in use (or the last one tried)
 };
 
 // Called once per event with one line of text; context is passed through unchanged.

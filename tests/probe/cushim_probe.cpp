@@ -2,7 +2,7 @@
 // prints what cushim saw as key=value lines, for test_search_order and test_threads.
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
-//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log]
+//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--call-convolution]
 //                [--mode status | --mode threads N]
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
@@ -27,6 +27,7 @@ struct arguments {
   cushim::options opts;
   bool configure = false;  // an option was given: call configure()
   bool configure_late = false;
+  bool call_convolution = false;
   bool log_to_stderr = false;
   bool threads_mode = false;
   int thread_count = 0;
@@ -52,6 +53,8 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
     } else if (arg == "--policy" && value(v) && (v == "same_major" || v == "same_major_newer_minor")) {
       a.opts.policy =
           v == "same_major" ? cushim::version_policy::same_major : cushim::version_policy::same_major_newer_minor;
+    } else if (arg == "--call-convolution") {
+      a.call_convolution = true;
     } else if (arg == "--configure-late") {
       a.configure_late = true;
       continue;
@@ -115,6 +118,10 @@ void print_status(const char* prefix, cushim::library lib) {
     std::cout << p << ".problem=" << cushim::to_string(pr.code) << '|' << (pr.fatal ? 1 : 0) << '|' << one_line(pr.what)
               << '\n';
   }
+  for (const cushim::sublibrary& sub : st.sublibraries) {
+    std::cout << p << ".sublibrary=" << sub.file_name << '|' << (sub.usable ? 1 : 0) << '|' << (sub.preloaded ? 1 : 0)
+              << '|' << sub.version << '|' << one_line(sub.path) << '|' << one_line(sub.problem) << '\n';
+  }
   std::string identity = identity_of(st.path);
   if (!identity.empty()) std::cout << p << ".identity=" << identity << '\n';
 }
@@ -133,6 +140,12 @@ int run_status(const arguments& a) {
   cudnnStatus_t created = cudnnCreate(&handle);
   if (created == CUDNN_STATUS_SUCCESS) cudnnDestroy(handle);
   std::cout << "cudnnCreate=" << int(created) << '\n';
+  if (a.call_convolution) {  // a cnn function: gated when libcudnn_cnn is unusable
+    cudnnStatus_t conv =
+        cudnnConvolutionForward(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                CUDNN_CONVOLUTION_FWD_ALGO_GEMM, nullptr, 0, nullptr, nullptr, nullptr);
+    std::cout << "cudnnConvolutionForward=" << int(conv) << '\n';
+  }
   std::cout << "--- explain\n" << cushim::explain();
   return 0;
 }
@@ -250,7 +263,8 @@ int main(int argc, char** argv) {
   arguments a;
   if (!parse_arguments(argc, argv, a)) {
     std::cerr << "usage: cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]\n"
-                 "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log]\n"
+                 "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log] "
+                 "[--call-convolution]\n"
                  "                    [--mode status | --mode threads N]\n";
     return 2;
   }

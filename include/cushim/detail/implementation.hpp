@@ -10,17 +10,16 @@ namespace cushim {
 namespace detail {
 
 inline const status& disabled_status() {
-  static const status st{
-      library::cudart,
-      error_code::disabled,
-      {},
-      {},
-      0,
-      {},
-      CUDART_VERSION,
-      {},
-      {{error_code::disabled, false, "the CUDA runtime is not shimmed by this build", "",
-        "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)", ""}}};
+  static const status st = [] {
+    status s;
+    s.lib = library::cudart;
+    s.code = error_code::disabled;
+    s.compiled_version = CUDART_VERSION;
+    s.problems.push_back({error_code::disabled, false, "the CUDA runtime is not shimmed by this build", "",
+                          "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
+                          ""});
+    return s;
+  }();
   return st;
 }
 
@@ -105,6 +104,7 @@ const char* to_string(error_code code) {
     case error_code::override_failed: return "override_failed";
     case error_code::already_loaded_mismatch: return "already_loaded_mismatch";
     case error_code::disabled: return "disabled";
+    case error_code::sublibrary_unusable: return "sublibrary_unusable";
   }
   return "unknown";
 }
@@ -123,6 +123,10 @@ const char* to_string(outcome result) {
     case outcome::skipped_relative: return "skipped_relative";
     case outcome::skipped_empty: return "skipped_empty";
     case outcome::duplicate: return "duplicate";
+    case outcome::bad_format: return "bad_format";
+    case outcome::wrong_architecture: return "wrong_architecture";
+    case outcome::missing_dependency: return "missing_dependency";
+    case outcome::sublibrary_unusable: return "sublibrary_unusable";
   }
   return "unknown";
 }

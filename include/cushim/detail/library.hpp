@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "elf_dependencies.hpp"
 #include "library_spec.hpp"
 #include "search.hpp"
+#include "sublibraries.hpp"
 #include "versions.hpp"
 
 namespace cushim {
@@ -21,8 +23,9 @@ struct library_state {
   platform::library_handle handle = nullptr;
   std::once_flag once;
   std::atomic<bool> loaded{false};
-  std::mutex missing_mutex;  // functions the loaded copy lacks, found by later calls
+  std::mutex missing_mutex;  // functions the loaded copy lacks, or whose sub-library is unusable
   std::vector<std::string> missing_functions;
+  std::vector<std::string> blocked_functions;  // "cudnnConvolutionForward|cnn"
 };
 
 struct shim_state {
@@ -78,8 +81,11 @@ class loader {
     status& st = lib_.st;
     st.compiled_version = spec_.compiled_version;
     log("searching for " + spec_.file_name);
-    if (try_override() || try_already_loaded()) return finish();
-    if (st.code == error_code::override_failed || st.code == error_code::already_loaded_mismatch) return finish();
+    // A copy already in the process comes first even before an override: two copies of one
+    // library in a process break both.
+    if (try_already_loaded()) return finish();
+    if (st.code == error_code::already_loaded_mismatch || try_override()) return finish();
+    if (st.code == error_code::override_failed) return finish();
     search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
     for (const candidate& c : search_candidates(spec_, in)) {
       if (try_candidate(c)) return finish();
@@ -101,10 +107,11 @@ class loader {
     lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
   }
 
-  bool try_override() {
-    const std::string& from_options = spec_.lib == library::cudnn ? opts_.cudnn_file : opts_.cudart_file;
-    std::string value = from_options;
-    std::string rule = spec_.lib == library::cudnn ? "options.cudnn_file" : "options.cudart_file";
+  // The explicit file or folder from options or CUSHIM_*_PATH, if one is given.
+  bool override_candidate(candidate& c) const {
+    bool cudnn = spec_.lib == library::cudnn;
+    std::string value = cudnn ? opts_.cudnn_file : opts_.cudart_file;
+    std::string rule = cudnn ? "options.cudnn_file" : "options.cudart_file";
     if (value.empty() && opts_.use_environment) {
       const char* env = platform::get_environment(spec_.override_variable);
       if (!env || !*env) return false;  // set but empty counts as unset
@@ -118,7 +125,14 @@ class loader {
     } else {
       list.add_dir(rule, value);
     }
-    candidate c = list.take().front();
+    c = list.take().front();
+    return true;
+  }
+
+  bool try_override() {
+    candidate c{};
+    if (!override_candidate(c)) return false;
+    const std::string& rule = c.rule;
     if (try_candidate(c)) return true;
     lib_.st.code = error_code::override_failed;
     const attempt& a = lib_.st.attempts.back();
@@ -136,15 +150,20 @@ class loader {
     platform::library_handle h = platform::find_loaded(spec_.file_name, path);
     if (!h) return false;
     candidate c{"already loaded in this process", path, entry_kind::absolute};
-    std::string detail;
-    outcome result = check_version(h, path, detail);
-    if (result == outcome::loaded) {
-      record(c, outcome::reused, detail);
-      adopt(h, c, path);
-      return true;
+    candidate wanted{};
+    if (override_candidate(wanted) && platform::canonical_path(wanted.path) != platform::canonical_path(path)) {
+      lib_.st.problems.push_back({error_code::ok, false,
+                                  wanted.rule + " names " + wanted.path +
+                                      ", but another copy is already loaded in "
+                                      "this process; cushim uses that one",
+                                  path, "two copies of one library in a process break both",
+                                  "find what loads " + path +
+                                      " first (another framework, a library linked with -l) "
+                                      "and make it use " +
+                                      wanted.path + ", or point " + wanted.rule + " at " + path});
     }
-    platform::unload_library(h);
-    record(c, result, detail);
+    if (accept_loaded(h, c, outcome::reused)) return true;
+    std::string detail = lib_.st.attempts.back().detail;
     lib_.st.code = error_code::already_loaded_mismatch;
     lib_.st.problems.push_back(
         {error_code::already_loaded_mismatch, true,
@@ -180,21 +199,116 @@ class loader {
       case platform::file_state::unreadable: record(c, outcome::unreadable, fc.detail); return false;
       case platform::file_state::regular: break;
     }
+    if (!inspect_file(c)) return false;
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
-      record(c, outcome::load_failed, r.error);
+      explain_load_failure(c, r.error);
       return false;
     }
+    return accept_loaded(r.handle, c, outcome::loaded);
+  }
+
+  // The file's header, read before the system loader sees it: format and architecture.
+  bool inspect_file(const candidate& c) {
+    platform::file_source file(c.path);
+    elf_info info = read_elf(file);
+    if (info.error != elf_error::none) {
+      record(c, outcome::bad_format, "not a shared library: " + info.error_detail);
+      return false;
+    }
+    if (info.elf_class != native_elf_class() || info.machine != native_elf_machine()) {
+      record(c, outcome::wrong_architecture,
+             "a " + std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) +
+                 " library; this process is " + std::to_string(native_elf_class()) + "-bit " +
+                 elf_machine_name(native_elf_machine()));
+      return false;
+    }
+    return true;
+  }
+
+  // The loader's message alone often names the wrong file; the dependency walk names the one
+  // that is missing and the file that needs it.
+  void explain_load_failure(const candidate& c, const std::string& loader_message) {
+    std::vector<missing_dependency> missing = elf_dependency_resolver().missing(c.path);
+    if (missing.empty()) {
+      record(c, outcome::load_failed, loader_message);
+      return;
+    }
     std::string detail;
-    outcome result = check_version(r.handle, c.path, detail);
+    for (const missing_dependency& m : missing) detail += (detail.empty() ? "" : "; ") + describe(m);
+    record(c, outcome::missing_dependency, detail);
+  }
+
+  // A loaded candidate: cuDNN's sub-libraries first (cuDNN 9 aborts on any call without its
+  // root sub-library), then the version. Unloads and records when refused.
+  bool accept_loaded(platform::library_handle h, const candidate& c, outcome success) {
+    std::string detail;
+    outcome result = spec_.lib == library::cudnn ? preflight_sublibraries(c.path, detail) : outcome::loaded;
+    if (result == outcome::loaded) result = check_version(h, c.path, detail);
+    if (result == outcome::loaded && spec_.lib == library::cudnn) result = check_sublibrary_versions(detail);
     if (result != outcome::loaded) {
-      platform::unload_library(r.handle);
+      release_preloads();
+      platform::unload_library(h);
       record(c, result, detail);
       return false;
     }
-    record(c, outcome::loaded, detail);
-    adopt(r.handle, c, c.path);
+    record(c, success, detail);
+    adopt(h, c, c.path);
     return true;
+  }
+
+  outcome preflight_sublibraries(const std::string& path, std::string& detail) {
+    platform::file_source file(path);
+    elf_info main_elf = read_elf(file);
+    elf_dependency_resolver resolver;
+    std::vector<sublibrary> subs;
+    for (const sublibrary_spec& s : cudnn_sublibrary_specs(spec_.compiled_major)) {
+      subs.push_back(inspect_sublibrary(s, spec_.compiled_major, path, main_elf, resolver));
+    }
+    sublibrary& root = subs.front();
+    for (sublibrary& s : subs) {
+      if (&s == &root || !s.usable || !root.version || !s.version || s.version == root.version) continue;
+      s.usable = false;
+      s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but " + root.path + " is " +
+                  cudnn_version_text(root.version) + ": sub-libraries of two installations";
+    }
+    for (sublibrary& s : subs) {
+      if (!s.usable || !(s.required || s.preloaded)) continue;
+      platform::load_result r = platform::load_library(s.path);  // cuDNN's by-name load then finds it loaded
+      if (r.handle) {
+        preloads_.push_back(r.handle);
+      } else {
+        s.usable = false;
+        s.problem = "the system loader refused " + s.path + ": " + r.error;
+      }
+    }
+    lib_.st.sublibraries = subs;
+    if (root.usable) return outcome::loaded;
+    detail = "its root sub-library " + root.file_name + " is unusable: " + root.problem +
+             ". cuDNN would abort the process at its first call";
+    sublibrary_failure_ = true;
+    return outcome::sublibrary_unusable;
+  }
+
+  // After cudnnGetVersion: every sub-library that says its version must agree with it.
+  outcome check_sublibrary_versions(std::string& detail) {
+    for (sublibrary& s : lib_.st.sublibraries) {
+      if (!s.usable || !s.version || s.version == version_) continue;
+      s.usable = false;
+      s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but the main library reports " +
+                  cudnn_version_text(version_) + ": parts of two installations";
+      if (s.required) {
+        detail += "; " + s.problem;
+        sublibrary_failure_ = true;
+        return outcome::sublibrary_unusable;
+      }
+    }
+    return outcome::loaded;
+  }
+
+  void release_preloads() {
+    for (platform::library_handle h : preloads_) platform::unload_library(h);
+    preloads_.clear();
   }
 
   // Reads the version the file reports and applies the policy: loaded, not_the_library or
@@ -245,6 +359,24 @@ class loader {
     return outcome::loaded;
   }
 
+  // cuDNN is built for one CUDA major; mixing it with another major's runtime is unsupported.
+  void note_cuda_build(platform::library_handle h) {
+    platform::any_function f = platform::find_symbol(h, "cudnnGetCudartVersion");
+    if (!f) return;
+    lib_.st.built_for_cuda = int(reinterpret_cast<decltype(&::cudnnGetCudartVersion)>(f)());
+    int built = lib_.st.built_for_cuda / 1000, compiled = CUDART_VERSION / 1000;
+    if (built == 0 || built == compiled) return;
+    lib_.st.problems.push_back(
+        {error_code::version_mismatch, false,
+         "this cuDNN was built for CUDA " + std::to_string(built) + ", but the program was compiled for CUDA " +
+             std::to_string(compiled),
+         lib_.st.path,
+         "cudnnGetCudartVersion() reports " + format_version(decode_cuda_version(lib_.st.built_for_cuda), false),
+         "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example nvidia-cudnn-cu" +
+             std::to_string(compiled) + " or libcudnn" + std::to_string(spec_.compiled_major) + "-cuda-" +
+             std::to_string(compiled) + ")"});
+  }
+
   void adopt(platform::library_handle h, const candidate& c, const std::string& path) {
     lib_.handle = h;
     lib_.st.code = error_code::ok;
@@ -252,12 +384,14 @@ class loader {
     lib_.st.version_source = version_source_;
     lib_.st.path = path;
     lib_.st.found_by = c.rule;
+    if (spec_.lib == library::cudnn) note_cuda_build(h);
     lib_.loaded.store(true, std::memory_order_release);
     log("using " + path + " (" + version_text(spec_, lib_.st.version) + ", found by " + c.rule + ")");
   }
 
   error_code failure_code() const {
     if (mismatch_seen_) return error_code::version_mismatch;
+    if (sublibrary_failure_) return error_code::sublibrary_unusable;
     error_code code = error_code::not_found;
     for (const attempt& a : lib_.st.attempts) {
       if (a.result == outcome::load_failed) return error_code::load_failed;
@@ -278,6 +412,17 @@ class loader {
                                    ", which cushim skipped",
                                "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
       }
+    }
+    for (const sublibrary& sub : st.sublibraries) {
+      if (sub.usable || sub.required || st.code != error_code::ok) continue;
+      st.problems.push_back({error_code::sublibrary_unusable, false,
+                             "cuDNN's sub-library " + sub.file_name +
+                                 " is unusable; the cuDNN functions it serves return "
+                                 "CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process",
+                             sub.path, sub.problem,
+                             "install one complete cuDNN " + std::to_string(spec_.compiled_major) +
+                                 " (every libcudnn_*.so." + std::to_string(spec_.compiled_major) +
+                                 " of one release, in one folder) and remove partial copies"});
     }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
@@ -322,6 +467,8 @@ class loader {
   const options& opts_;
   std::vector<std::string> seen_;
   bool mismatch_seen_ = false;
+  bool sublibrary_failure_ = false;
+  std::vector<platform::library_handle> preloads_;  // sub-libraries loaded for the candidate being tried
   long version_ = 0;
   std::string version_source_;
 };

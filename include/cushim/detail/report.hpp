@@ -18,12 +18,6 @@ struct report_input {
 
 inline const library_spec& spec_of(library lib) { return lib == library::cudnn ? cudnn_spec() : cudart_spec(); }
 
-inline std::vector<std::string> missing_functions_of(library lib) {
-  library_state& state = lib == library::cudnn ? shim().cudnn : shim().cudart;
-  std::lock_guard<std::mutex> lock(state.missing_mutex);
-  return state.missing_functions;
-}
-
 inline void append_problem(std::string& out, const problem& p) {
   out += std::string("  ") + (p.fatal ? "ERROR" : "WARNING") + ": " + p.what + "\n";
   if (!p.path.empty()) out += "    file: " + p.path + "\n";
@@ -31,14 +25,71 @@ inline void append_problem(std::string& out, const problem& p) {
   if (!p.fix.empty()) out += "    fix:  " + p.fix + "\n";
 }
 
-inline void append_driver(std::string& out, const driver_status& d) {
+inline std::vector<std::string> missing_functions_of(library lib) {
+  library_state& state = lib == library::cudnn ? shim().cudnn : shim().cudart;
+  std::lock_guard<std::mutex> lock(state.missing_mutex);
+  return state.missing_functions;
+}
+
+// "function|sub-library file" entries of functions routed to the fallback.
+inline std::vector<std::pair<std::string, std::string>> blocked_functions_of(library lib) {
+  library_state& state = lib == library::cudnn ? shim().cudnn : shim().cudart;
+  std::lock_guard<std::mutex> lock(state.missing_mutex);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& entry : state.blocked_functions) {
+    std::size_t bar = entry.find('|');
+    out.emplace_back(entry.substr(0, bar), entry.substr(bar + 1));
+  }
+  return out;
+}
+
+inline void append_sublibraries(std::string& out, const std::vector<sublibrary>& subs) {
+  if (subs.empty()) return;
+  out += "  sub-libraries:\n";
+  for (const sublibrary& s : subs) {
+    out += "    " + s.file_name + ": " + (s.usable ? "OK" : "UNUSABLE") + (s.required ? " (required)" : "");
+    if (s.version) out += ", " + format_version(decode_cudnn_version(s.version), true);
+    if (!s.path.empty()) out += ", " + s.path;
+    if (s.preloaded) out += " (preloaded by cushim: cuDNN's own search would not find this copy)";
+    out += "\n";
+    if (!s.usable) out += "      why: " + s.problem + "\n";
+  }
+}
+
+// The CUDA major cuDNN was built for against the runtime in use.
+inline void append_cuda_agreement(std::string& out, const status& cudnn, const status* cudart) {
+  if (cudnn.code != error_code::ok || !cudnn.built_for_cuda || !cudart || cudart->code != error_code::ok) return;
+  int built = cudnn.built_for_cuda / 1000, runtime = cudart->version / 1000;
+  if (built == runtime) return;
+  append_problem(out, {error_code::version_mismatch, false,
+                       "cuDNN was built for CUDA " + std::to_string(built) + ", but the CUDA runtime in use is " +
+                           format_version(decode_cuda_version(cudart->version), false),
+                       cudart->path, "cuDNN and the CUDA runtime must share a major version",
+                       "use the cuDNN build for CUDA " + std::to_string(runtime) + ", or the CUDA " +
+                           std::to_string(built) + " runtime"});
+}
+
+inline void append_driver(std::string& out, const driver_status& d, const status& cudart) {
   if (d.found) {
     out += "NVIDIA driver: " + d.path;
     if (d.cuda_version) out += ", supports CUDA up to " + format_version(decode_cuda_version(d.cuda_version), false);
     out += "\n";
+    if (d.cuda_version && cudart.code == error_code::ok && d.cuda_version / 1000 < cudart.version / 1000) {
+      append_problem(out, {error_code::version_mismatch, false,
+                           "the NVIDIA driver supports CUDA up to " +
+                               format_version(decode_cuda_version(d.cuda_version), false) + ", older than the CUDA " +
+                               format_version(decode_cuda_version(cudart.version), false) + " runtime in use",
+                           d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
+                           "update the NVIDIA driver to one that supports CUDA " +
+                               std::to_string(cudart.version / 1000) + ", or use a build for an older CUDA"});
+    }
     return;
   }
   out += "NVIDIA driver: not found\n";
+  for (const attempt& a : d.attempts) {  // files that exist but were refused: the stub, a broken copy
+    if (a.result == outcome::absent || a.result == outcome::folder_absent) continue;
+    out += "    " + a.rule + ": " + a.path + " -> " + to_string(a.result) + " (" + a.detail + ")\n";
+  }
   append_problem(out, {error_code::not_found, false,
                        std::string("no NVIDIA driver was found: ") + driver_file_name() + " is in none of the " +
                            std::to_string(d.attempts.size()) + " places the system loader looks",
@@ -77,6 +128,11 @@ inline void append_library(std::string& out, const status& st, const std::vector
     out += cudnn ? "  effect: cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED; cudnnGetVersion returns 0\n"
                  : "  effect: cuda* calls return cudaErrorSharedObjectInitFailed; count and version queries set 0\n";
   }
+  append_sublibraries(out, st.sublibraries);
+  for (const auto& blocked : blocked_functions_of(st.lib)) {
+    out += "  WARNING: " + blocked.first + " needs " + blocked.second +
+           ", which is unusable (see above); it returns CUDNN_STATUS_NOT_INITIALIZED\n";
+  }
   for (const std::string& name : missing) {
     out += "  WARNING: " + name + " is not in " + st.path + " (" +
            format_version(decode_version(spec, st.version), cudnn) + "); it returns " +
@@ -88,8 +144,13 @@ inline std::string explain_text(const report_input& in) {
   std::string out = "cushim " CUSHIM_STRINGIFY(CUSHIM_VERSION_MAJOR) "." CUSHIM_STRINGIFY(
       CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH) ": the CUDA runtime and cuDNN as this process "
                                                                        "sees them\n\n";
-  append_driver(out, in.driver);
-  for (const status* st : in.libraries) append_library(out, *st, missing_functions_of(st->lib));
+  append_driver(out, in.driver, status_of(library::cudart));
+  const status* cudart = nullptr;
+  for (const status* st : in.libraries) {
+    append_library(out, *st, missing_functions_of(st->lib));
+    if (st->lib == library::cudart) cudart = st;
+    if (st->lib == library::cudnn) append_cuda_agreement(out, *st, cudart);
+  }
   for (const std::string& note : in.notes) out += "\nNOTE: " + note + "\n";
   return out;
 }
@@ -206,6 +267,21 @@ inline std::string explain_json_text(const report_input& in) {
       });
       append_json_array(lib.raw("missing_functions"), missing_functions_of(st->lib),
                         [&](const std::string& name) { append_json_string(out, name); });
+      lib.field("built_for_cuda", st->built_for_cuda);
+      append_json_array(lib.raw("sublibraries"), st->sublibraries, [&](const sublibrary& sub) {
+        json_object(out)
+            .field("name", sub.name)
+            .field("file_name", sub.file_name)
+            .field("path", sub.path)
+            .field("required", sub.required)
+            .field("usable", sub.usable)
+            .field("preloaded", sub.preloaded)
+            .field("version", sub.version)
+            .field("problem", sub.problem);
+      });
+      append_json_array(lib.raw("blocked_functions"), blocked_functions_of(st->lib), [&](const auto& b) {
+        json_object(out).field("function", b.first).field("sublibrary", b.second);
+      });
     });
     append_json_array(root.raw("notes"), in.notes, [&](const std::string& n) { append_json_string(out, n); });
   }

@@ -27,10 +27,25 @@ inline cudaError_t CUDARTAPI device_count_zero_on_error(int* count) {
   return e;
 }
 
-inline platform::any_function resolve(library lib, const char* name, platform::any_function unavailable,
-                                      platform::any_function missing) {
+// A cuDNN function whose sub-library is unusable gets the "unavailable" fallback: cuDNN itself
+// would abort the process when it fails to load that sub-library.
+inline bool sublibrary_blocks(library_state& state, const char* name, const char* sublib) {
+  if (!sublib) return false;
+  const sublibrary* sub = sublibrary_for(state.st.sublibraries, sublib);
+  if (!sub || sub->usable) return false;
+  std::lock_guard<std::mutex> lock(state.missing_mutex);
+  std::string entry = std::string(name) + "|" + sub->file_name;
+  for (const std::string& b : state.blocked_functions) {
+    if (b == entry) return true;
+  }
+  state.blocked_functions.push_back(entry);
+  return true;
+}
+
+inline platform::any_function resolve(library lib, const char* name, const char* sublib,
+                                      platform::any_function unavailable, platform::any_function missing) {
   library_state& state = state_of(lib);
-  if (!ensure_loaded(state)) return unavailable;
+  if (!ensure_loaded(state) || sublibrary_blocks(state, name, sublib)) return unavailable;
   if (platform::any_function f = platform::find_symbol(state.handle, name)) {
     if (lib != library::cudart || std::strcmp(name, "cudaGetDeviceCount") != 0) return f;
     real_device_count.store(reinterpret_cast<decltype(&::cudaGetDeviceCount)>(f), std::memory_order_release);
@@ -111,7 +126,7 @@ struct fallback {
 
 // One stub per table line, at global scope. Internal names start with cushim_ so that no
 // parameter name from NVIDIA's headers can shadow them.
-#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args)                                                 \
+#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, sublib)                                         \
   namespace {                                                                                                  \
   namespace cushim_stub_##name {                                                                               \
     using cushim_fn_t = ret(conv*) params;                                                                     \
@@ -126,7 +141,7 @@ struct fallback {
     ret conv cushim_resolve params {                                                                           \
       using ::cushim::detail::platform::any_function;                                                          \
       auto cushim_f = reinterpret_cast<cushim_fn_t>(                                                           \
-          ::cushim::detail::resolve(lib, #name, reinterpret_cast<any_function>(&cushim_unavailable),           \
+          ::cushim::detail::resolve(lib, #name, sublib, reinterpret_cast<any_function>(&cushim_unavailable),   \
                                     reinterpret_cast<any_function>(&cushim_missing)));                         \
       cushim_slot.store(cushim_f, std::memory_order_release);                                                  \
       return cushim_f args;                                                                                    \
@@ -136,15 +151,15 @@ struct fallback {
   extern "C" ret conv name params { return cushim_stub_##name::cushim_slot.load(std::memory_order_acquire) args; }
 
 #define CUSHIM_CUDNN(ret, name, params, args, sublib) \
-  CUSHIM_DEFINE_STUB(::cushim::library::cudnn, CUDNNWINAPI, ret, name, params, args)
+  CUSHIM_DEFINE_STUB(::cushim::library::cudnn, CUDNNWINAPI, ret, name, params, args, #sublib)
 #define CUSHIM_CUDART(tier, ret, name, params, args) CUSHIM_CUDART_##tier(ret, name, params, args)
 #define CUSHIM_CUDART_core(ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(::cushim::library::cudart, CUDARTAPI, ret, name, params, args)
+  CUSHIM_DEFINE_STUB(::cushim::library::cudart, CUDARTAPI, ret, name, params, args, nullptr)
 #ifdef CUSHIM_CUDART_CORE
 #define CUSHIM_CUDART_full(ret, name, params, args)
 #else
 #define CUSHIM_CUDART_full(ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(::cushim::library::cudart, CUDARTAPI, ret, name, params, args)
+  CUSHIM_DEFINE_STUB(::cushim::library::cudart, CUDARTAPI, ret, name, params, args, nullptr)
 #endif
 
 #include CUSHIM_CUDNN_TABLE

@@ -1,0 +1,154 @@
+// How the Linux loader would resolve a library's DT_NEEDED names, worked out from the files
+// alone: names the dependency it cannot find, the file that needs it and the folders searched.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "elf.hpp"
+#include "ld_so_cache.hpp"
+#include "path_list.hpp"
+#include "platform_posix.hpp"
+#include "search.hpp"
+
+namespace cushim {
+namespace detail {
+
+struct missing_dependency {
+  std::string needed_by;              // the file whose DT_NEEDED names it
+  std::string name;                   // e.g. libcublasLt.so.13
+  std::vector<std::string> searched;  // what was looked at, in the loader's order
+};
+
+// $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
+inline std::string expand_origin(std::string entry, const std::string& origin) {
+  for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {
+    for (std::size_t at = entry.find(token); at != std::string::npos; at = entry.find(token, at + origin.size())) {
+      entry.replace(at, std::strlen(token), origin);
+    }
+  }
+  return entry;
+}
+
+// A library file the loader would accept for this process: ELF of our class and machine.
+inline bool loadable_here(const std::string& path, std::string& why_not) {
+  platform::file_source file(path);
+  if (!file.ok()) {
+    why_not = file.error();
+    return false;
+  }
+  elf_info info = read_elf(file);
+  if (info.error != elf_error::none) {
+    why_not = info.error_detail;
+    return false;
+  }
+  if (info.elf_class != native_elf_class() || info.machine != native_elf_machine()) {
+    why_not = std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) + ", this process is " +
+              std::to_string(native_elf_class()) + "-bit " + elf_machine_name(native_elf_machine());
+    return false;
+  }
+  return true;
+}
+
+class elf_dependency_resolver {
+ public:
+  // The system's view: /etc/ld.so.cache and the absolute entries of LD_LIBRARY_PATH.
+  elf_dependency_resolver() : cache_(read_small_file("/etc/ld.so.cache")) {
+    if (const char* value = platform::get_environment("LD_LIBRARY_PATH")) {
+      for (const path_entry& e : split_path_list(value)) {
+        if (e.kind == entry_kind::absolute) library_path_.push_back(e.text);
+      }
+    }
+  }
+
+  // A chosen view, for tests: the bytes of a cache file and the LD_LIBRARY_PATH folders.
+  elf_dependency_resolver(std::string cache_bytes, std::vector<std::string> library_path)
+      : cache_(std::move(cache_bytes)), library_path_(std::move(library_path)) {}
+
+  // The file the loader would use for `name` when `requester` (at `requester_path`) needs it,
+  // or empty. `searched` receives each place looked at, with why a file there was skipped.
+  std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
+                     std::vector<std::string>& searched) const {
+    if (name.find('/') != std::string::npos)
+      return platform::check_file(name).state == platform::file_state::regular ? name : "";
+    std::string loaded = platform::loaded_copy_path(name);
+    if (!loaded.empty()) return loaded;
+    std::string origin = parent_dir(requester_path);
+    std::vector<std::string> dirs;
+    if (requester.runpath.empty()) {
+      for (const std::string& d : requester.rpath) dirs.push_back(expand_origin(d, origin));
+    }
+    dirs.insert(dirs.end(), library_path_.begin(), library_path_.end());
+    for (const std::string& d : requester.runpath) dirs.push_back(expand_origin(d, origin));
+    std::string found = first_loadable(dirs, name, searched);
+    if (!found.empty()) return found;
+    for (const std::string& path : ld_so_cache_paths(cache_, name)) {
+      if (accept(path, "ld.so.cache: ", searched)) return path;
+    }
+    if (ld_so_cache_paths(cache_, name).empty()) searched.push_back("ld.so.cache: no entry");
+    return first_loadable(system_library_dirs(), name, searched);
+  }
+
+  // Every DT_NEEDED of `path` and of what they need in turn that the loader would not find.
+  std::vector<missing_dependency> missing(const std::string& path) const {
+    std::vector<missing_dependency> result;
+    std::vector<std::string> visited, queue{path};
+    while (!queue.empty() && visited.size() < max_files) {
+      std::string current = queue.back();
+      queue.pop_back();
+      std::string canonical = platform::canonical_path(current);
+      bool seen = false;
+      for (const std::string& v : visited) seen = seen || v == canonical;
+      if (seen) continue;
+      visited.push_back(canonical);
+      platform::file_source file(current);
+      elf_info info = read_elf(file);
+      if (info.error != elf_error::none) continue;
+      for (const std::string& name : info.needed) {
+        std::vector<std::string> searched;
+        std::string found = locate(name, info, current, searched);
+        if (found.empty()) {
+          result.push_back({current, name, std::move(searched)});
+        } else {
+          queue.push_back(found);
+        }
+      }
+    }
+    return result;
+  }
+
+ private:
+  static constexpr std::size_t max_files = 256;  // a dependency closure larger than this is not real
+
+  std::string first_loadable(const std::vector<std::string>& dirs, const std::string& name,
+                             std::vector<std::string>& searched) const {
+    for (const std::string& dir : dirs) {
+      std::string path = join_path(dir, name);
+      if (accept(path, "", searched)) return path;
+    }
+    return {};
+  }
+
+  static bool accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) {
+    if (platform::check_file(path).state != platform::file_state::regular) {
+      searched.push_back(prefix + parent_dir(path));
+      return false;
+    }
+    std::string why_not;
+    if (loadable_here(path, why_not)) return true;
+    searched.push_back(prefix + path + " (skipped: " + why_not + ")");
+    return false;
+  }
+
+  std::string cache_;
+  std::vector<std::string> library_path_;
+};
+
+inline std::string describe(const missing_dependency& m) {
+  std::string text = m.needed_by + " needs " + m.name + ", which is not in any of: ";
+  for (std::size_t i = 0; i < m.searched.size(); ++i) text += (i ? ", " : "") + m.searched[i];
+  return text;
+}
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,220 @@
+// cuDNN's own sub-libraries and the other checks made before cuDNN runs: each failure mode is a
+// fixture, run through the probe in a fresh process, and the explanation must name the exact
+// files, paths and codes.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <cudnn.h>
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/probe.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace test_support;
+
+namespace {
+
+const int major = CUDNN_MAJOR;
+const std::vector<std::string> sub_names = {
+    "graph", "ops", "cnn", "adv", "heuristic", "engines_precompiled", "engines_runtime_compiled"};
+
+std::string sub_file(const std::string& name) { return "libcudnn_" + name + ".so." + std::to_string(major); }
+std::string tree_dir(const std::string& folder) { return std::string(CUSHIM_FIXTURE_DIR) + "/" + folder; }
+
+// A copy of a fixture tree in a temp folder, so a test can remove or replace one file.
+std::string copy_tree(const temp_tree& tree, const std::string& folder, const std::string& except = "") {
+  tree.copy_file(tree_dir(folder) + "/" + cudnn_file, cudnn_file);
+  for (const std::string& name : sub_names) {
+    if (name != except) tree.copy_file(tree_dir(folder) + "/" + sub_file(name), sub_file(name));
+  }
+  return tree.root();
+}
+
+probe_output probe_with_cudnn(const std::string& cudnn_path, std::vector<std::string> args = {}) {
+  probe_call call;
+  call.env["CUSHIM_CUDNN_PATH"] = cudnn_path;
+  call.args = std::move(args);
+  return run_probe(call);
+}
+
+// "file|usable|preloaded|version|path|problem" for one sub-library.
+std::string sub_line(const probe_output& out, const std::string& name) {
+  for (const std::string& line : out.all("cudnn.sublibrary")) {
+    if (line.rfind(sub_file(name) + "|", 0) == 0) return line;
+  }
+  return "<none>";
+}
+
+std::string version_text(int v) {
+  return std::to_string(v / 10000) + "." + std::to_string(v % 10000 / 100) + "." + std::to_string(v % 100);
+}
+
+}  // namespace
+
+TEST_CASE("a complete install: every sub-library beside the main one, found through its RUNPATH") {
+  probe_output out = probe_with_cudnn(tree_dir("cudnn_tree"));
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudnn.identity") == "cudnn_tree");
+  REQUIRE(out.all("cudnn.sublibrary").size() == sub_names.size());
+  std::string dir = tree_dir("cudnn_tree");
+  CHECK(sub_line(out, "graph") ==
+        sub_file("graph") + "|1|0|" + std::to_string(CUDNN_VERSION) + "|" + dir + "/" + sub_file("graph") + "|");
+  CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|1|0|0|" + dir + "/" + sub_file("cnn") + "|");
+  CHECK(out.text.find("    " + sub_file("graph") + ": OK (required), " + compiled_cudnn + ", " + dir + "/" +
+                      sub_file("graph") + "\n") != std::string::npos);
+}
+
+TEST_CASE("without a RUNPATH cuDNN's own search would pick the system copy: the sibling is preloaded") {
+  std::string dir = tree_dir("cudnn_tree_next_patch");
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  std::string next = std::to_string(CUDNN_VERSION + 1);
+  CHECK(sub_line(out, "graph") == sub_file("graph") + "|1|1|" + next + "|" + dir + "/" + sub_file("graph") + "|");
+  CHECK(sub_line(out, "ops") == sub_file("ops") + "|1|1|" + next + "|" + dir + "/" + sub_file("ops") + "|");
+  CHECK(out.text.find(dir + "/" + sub_file("graph") +
+                      " (preloaded by cushim: cuDNN's own search would not find this copy)") != std::string::npos);
+}
+
+TEST_CASE("a root sub-library of another version: cuDNN is refused, both versions named") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree_next_patch", "graph");
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  std::string real_graph = ldconfig_path_of(sub_file("graph"));
+  CHECK(out.get("cudnn.code") == "override_failed");
+  std::vector<attempt_line> attempts = attempts_of(out);
+  REQUIRE(attempts.size() == 1);
+  CHECK(attempts[0].outcome == "sublibrary_unusable");
+  CHECK(attempts[0].detail == "cuDNN " + version_text(CUDNN_VERSION + 1) + "; " + real_graph + " is cuDNN " +
+                                  compiled_cudnn + ", but the main library reports " + version_text(CUDNN_VERSION + 1) +
+                                  ": parts of two installations");
+  CHECK(out.get("cudnnGetVersion") == "0");
+  CHECK(out.get("cudnnCreate") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+}
+
+TEST_CASE("an optional sub-library of another version is gated: its functions fall back, the rest work") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
+  std::string real_name = "libcudnn_cnn.so." + std::to_string(major) + ".1.0";
+  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("cnn"), real_name);
+  tree.symlink(real_name, sub_file("cnn"));
+  probe_output out = probe_with_cudnn(dir, {"--call-convolution"});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  std::string problem = dir + "/" + sub_file("cnn") + " is cuDNN " + std::to_string(major) + ".1.0, but " + dir + "/" +
+                        sub_file("graph") + " is " + compiled_cudnn + ": sub-libraries of two installations";
+  CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|0|0|" + std::to_string(major * 10000 + 100) + "|" + dir + "/" +
+                                    sub_file("cnn") + "|" + problem);
+  CHECK(out.get("cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+  CHECK(out.get("cudnnGetVersion") == std::to_string(CUDNN_VERSION));
+  CHECK(out.text.find("  WARNING: cudnnConvolutionForward needs " + sub_file("cnn") +
+                      ", which is unusable (see above); it returns CUDNN_STATUS_NOT_INITIALIZED") != std::string::npos);
+  CHECK(out.text.find("cudnn.problem=sublibrary_unusable|0|cuDNN's sub-library " + sub_file("cnn") + " is unusable") !=
+        std::string::npos);
+}
+
+TEST_CASE("a sub-library whose dependency is missing names the dependency, the file and the folders") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
+  tree.copy_file(tree_dir("cnn_needs_dependency") + "/" + sub_file("cnn"), sub_file("cnn"));
+  probe_output out = probe_with_cudnn(dir, {"--call-convolution"});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  std::string line = sub_line(out, "cnn");
+  CHECK(line.find(sub_file("cnn") + "|0|0|0|" + dir + "/" + sub_file("cnn") + "|" + dir + "/" + sub_file("cnn") +
+                  " needs libfakedependency.so, which is not in any of: ld.so.cache: no entry, /lib/") == 0);
+  CHECK(out.get("cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+}
+
+TEST_CASE("the main library's missing dependency is named, not just 'cannot open'") {
+  std::string path = tree_dir("cudnn_needs_dependency") + "/" + cudnn_file;
+  probe_output out = probe_with_cudnn(path);
+  INFO(out.text);
+  std::vector<attempt_line> attempts = attempts_of(out);
+  REQUIRE(attempts.size() == 1);
+  CHECK(attempts[0].outcome == "missing_dependency");
+  CHECK(attempts[0].detail.find(path +
+                                " needs libfakedependency.so, which is not in any of: ld.so.cache: no entry, ") == 0);
+  CHECK(out.get("cudnn.code") == "override_failed");
+}
+
+namespace {
+
+// A minimal, well-formed 32-bit i386 shared object: header, PT_LOAD, PT_DYNAMIC with DT_NULL.
+std::string elf32_i386() {
+  std::string f(124, '\0');
+  auto put16 = [&](std::size_t at, std::uint16_t v) { f[at] = char(v & 0xff), f[at + 1] = char(v >> 8); };
+  auto put32 = [&](std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) f[at + i] = char(v >> (8 * i) & 0xff);
+  };
+  f[0] = 0x7f, f[1] = 'E', f[2] = 'L', f[3] = 'F', f[4] = 1, f[5] = 1, f[6] = 1;
+  put16(16, 3), put16(18, 3), put32(20, 1), put32(28, 52), put16(40, 52), put16(42, 32), put16(44, 2);
+  put32(52, 1), put32(56, 0), put32(60, 0), put32(68, 124), put32(72, 124), put32(76, 5), put32(80, 0x1000);
+  put32(84, 2), put32(88, 116), put32(92, 116), put32(100, 8), put32(104, 8), put32(108, 6), put32(112, 4);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("files that are not a library for this process are refused before the loader sees them") {
+  temp_tree tree;
+  std::string i386 = tree.write_file("i386/" + cudnn_file, elf32_i386());
+  std::string text = tree.write_file("text/" + cudnn_file, "this is not a library\n");
+  std::string empty = tree.write_file("empty/" + cudnn_file, "");
+  probe_call call;
+  call.args = {"--search-dir",    tree.path("i386"), "--search-dir",
+               tree.path("text"), "--search-dir",    tree.path("empty")};
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  std::vector<attempt_line> attempts = attempts_of(out);
+  REQUIRE(attempts.size() >= 3);
+  CHECK(attempts[0].outcome == "wrong_architecture");
+  CHECK(attempts[0].detail == "a 32-bit i386 library; this process is 64-bit x86-64");
+  CHECK(attempts[1].outcome == "bad_format");
+  CHECK(attempts[1].detail.rfind("not a shared library: ", 0) == 0);
+  CHECK(attempts[2].outcome == "bad_format");
+  CHECK(out.get("cudnn.code") == "ok");  // the real cuDNN, further down the search
+}
+
+TEST_CASE("the toolkit's stub libcuda is never taken for the driver") {
+  temp_tree tree;
+  std::string stub = tree.copy_file(std::string(CUSHIM_FIXTURE_DIR) + "/cudart_good/" + CUSHIM_CUDART_FILE,
+                                    "cuda/lib64/stubs/libcuda.so.1");
+  probe_call call;
+  call.env["LD_LIBRARY_PATH"] = tree.path("cuda/lib64/stubs");
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.text.find("NVIDIA driver: not found\n    LD_LIBRARY_PATH[0]: " + stub +
+                      " -> not_the_library (the CUDA toolkit's link-time stub, not the driver: remove its stubs "
+                      "folder from LD_LIBRARY_PATH)\n") != std::string::npos);
+}
+
+TEST_CASE("cuDNN built for another CUDA major than the runtime is reported") {
+  probe_output out = probe_with_cudnn(tree_dir("cudnn_other_cuda"));
+  INFO(out.text);
+  int other = CUDART_VERSION / 1000 - 1, ours = CUDART_VERSION / 1000;
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.text.find("cudnn.problem=version_mismatch|0|this cuDNN was built for CUDA " + std::to_string(other) +
+                      ", but the program was compiled for CUDA " + std::to_string(ours)) != std::string::npos);
+  CHECK(out.text.find("WARNING: cuDNN was built for CUDA " + std::to_string(other) +
+                      ", but the CUDA runtime in use is " + std::to_string(ours) + ".") != std::string::npos);
+}
+
+TEST_CASE("a copy already loaded by someone else wins over the override, and both paths are named") {
+  std::string loaded = tree_dir("cudnn_tree") + "/" + cudnn_file;
+  std::string wanted = fixture("cudnn_good");
+  probe_call call;
+  preload(call, loaded);
+  call.env["CUSHIM_CUDNN_PATH"] = wanted;
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.found_by") == "already loaded in this process");
+  CHECK(out.get("cudnn.path") == loaded);
+  CHECK(out.text.find("cudnn.problem=ok|0|CUSHIM_CUDNN_PATH names " + wanted +
+                      ", but another copy is already loaded in this process; cushim uses that one") !=
+        std::string::npos);
+}
