@@ -165,18 +165,21 @@ TEST_CASE("files that are not a library for this process are refused before the 
   std::string i386 = tree.write_file("i386/" + cudnn_file, elf32_i386());
   std::string text = tree.write_file("text/" + cudnn_file, "this is not a library\n");
   std::string empty = tree.write_file("empty/" + cudnn_file, "");
+  std::string truncated = tree.write_file("truncated/" + cudnn_file, elf32_i386().substr(0, 40));
   probe_call call;
-  call.args = {"--search-dir",    tree.path("i386"), "--search-dir",
-               tree.path("text"), "--search-dir",    tree.path("empty")};
+  call.args = {"--search-dir", tree.path("i386"),  "--search-dir", tree.path("text"),
+               "--search-dir", tree.path("empty"), "--search-dir", tree.path("truncated")};
   probe_output out = run_probe(call);
   INFO(out.text);
   std::vector<attempt_line> attempts = attempts_of(out);
-  REQUIRE(attempts.size() >= 3);
+  REQUIRE(attempts.size() >= 4);
   CHECK(attempts[0].outcome == "wrong_architecture");
   CHECK(attempts[0].detail == "a 32-bit i386 library; this process is 64-bit x86-64");
   CHECK(attempts[1].outcome == "bad_format");
   CHECK(attempts[1].detail.rfind("not a shared library: ", 0) == 0);
   CHECK(attempts[2].outcome == "bad_format");
+  CHECK(attempts[3].outcome == "bad_format");
+  CHECK(attempts[3].detail.rfind("not a shared library: ", 0) == 0);
   CHECK(out.get("cudnn.code") == "ok");  // the real cuDNN, further down the search
 }
 
@@ -217,4 +220,31 @@ TEST_CASE("a copy already loaded by someone else wins over the override, and bot
   CHECK(out.text.find("cudnn.problem=ok|0|CUSHIM_CUDNN_PATH names " + wanted +
                       ", but another copy is already loaded in this process; cushim uses that one") !=
         std::string::npos);
+}
+
+TEST_CASE("copies the search did not reach, and other majors beside them, are listed without loading them") {
+  temp_tree tree;
+  std::string first = copy_fixture_folder(tree, "cudnn_tree", "first") + "/" + cudnn_file;
+  std::string second = copy_fixture_folder(tree, "cudnn_tree", "second") + "/" + cudnn_file;
+  int other_major = major == 9 ? 8 : 9;
+  std::string old = tree.write_file("second/libcudnn.so." + std::to_string(other_major), "never read\n");
+  probe_call call;
+  call.args = {"--search-dir", tree.path("first"), "--search-dir", tree.path("second")};
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.path") == first);
+  CHECK(joined(out.all("cudnn.other")) ==
+        joined({"options.search_dirs[1]|" + second + "|shadowed", "ld.so.cache|" + real_cudnn() + "|shadowed",
+                "options.search_dirs[1]|" + old + "|other_major"}));
+  CHECK(out.text.find("  other copies seen (not loaded):\n    options.search_dirs[1]: " + second + " -> shadowed\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("a log callback may call explain() while the library it reports on is loading") {
+  probe_call call;
+  call.args = {"--explain-from-log"};
+  probe_output out = run_probe(call);  // a deadlock would end in the probe's timeout
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudart.code") == "ok");
 }

@@ -49,22 +49,24 @@ enum class error_code : int {
 
 // What happened to one place cushim looked at, in search order.
 enum class outcome {
-  loaded,            // this candidate is the one in use
-  reused,            // already loaded in the process; reused
-  absent,            // no such file
-  folder_absent,     // the folder itself does not exist
-  not_a_file,        // exists but is a folder, device, FIFO or socket: never opened
-  unreadable,        // exists, but this process may not read it
-  load_failed,       // the system loader refused it (detail has the loader's message)
-  not_the_library,   // loaded, but lacks the version function
-  wrong_version,     // loaded, version unacceptable; unloaded again
-  skipped_relative,  // a relative entry in a search list: never used (current-directory planting)
-  skipped_empty,     // an empty entry in a search list (would mean the current directory)
-  duplicate,         // same file as an earlier candidate
-  bad_format,        // not a shared library of this platform (text, empty, truncated, ...)
-  wrong_architecture,  // a library for another machine or word size (32-bit in a 64-bit process)
-  missing_dependency,  // the loader refused it: a library it needs cannot be found (detail names it)
-  sublibrary_unusable, // cuDNN itself is fine, but its root sub-library is missing or broken
+  loaded,               // this candidate is the one in use
+  reused,               // already loaded in the process; reused
+  absent,               // no such file
+  folder_absent,        // the folder itself does not exist
+  not_a_file,           // exists but is a folder, device, FIFO or socket: never opened
+  unreadable,           // exists, but this process may not read it
+  load_failed,          // the system loader refused it (detail has the loader's message)
+  not_the_library,      // loaded, but lacks the version function
+  wrong_version,        // loaded, version unacceptable; unloaded again
+  skipped_relative,     // a relative entry in a search list: never used (current-directory planting)
+  skipped_empty,        // an empty entry in a search list (would mean the current directory)
+  duplicate,            // same file as an earlier candidate
+  bad_format,           // not a shared library of this platform (text, empty, truncated, ...)
+  wrong_architecture,   // a library for another machine or word size (32-bit in a 64-bit process)
+  missing_dependency,   // the loader refused it: a library it needs cannot be found (detail names it)
+  sublibrary_unusable,  // cuDNN itself is fine, but its root sub-library is missing or broken
+  shadowed,             // other_copies: a copy later in the search, never loaded
+  other_major,          // other_copies: the library of another major version in a searched folder
 };
 
 struct attempt {
@@ -85,14 +87,14 @@ struct problem {
 
 // One of cuDNN's own sub-libraries (libcudnn_cnn.so.9, libcudnn_ops_infer.so.8, ...).
 struct sublibrary {
-  std::string name;       // "graph", "cnn", "ops_infer", ...
-  std::string file_name;  // libcudnn_cnn.so.9
-  std::string path;       // the copy cuDNN will use; empty when none
-  bool required = false;  // without it no cuDNN call works
-  bool usable = false;    // its functions reach cuDNN; otherwise they return the fallback
-  bool preloaded = false; // cushim loaded it by absolute path: cuDNN's own search would miss it
-  int version = 0;        // CUDNN_VERSION encoding from the file; 0 when the file does not say
-  std::string problem;    // why it is unusable
+  std::string name;        // "graph", "cnn", "ops_infer", ...
+  std::string file_name;   // libcudnn_cnn.so.9
+  std::string path;        // the copy cuDNN will use; empty when none
+  bool required = false;   // without it no cuDNN call works
+  bool usable = false;     // its functions reach cuDNN; otherwise they return the fallback
+  bool preloaded = false;  // cushim loaded it by absolute path: cuDNN's own search would miss it
+  int version = 0;         // CUDNN_VERSION encoding from the file; 0 when the file does not say
+  std::string problem;     // why it is unusable
 };
 
 struct status {
@@ -107,6 +109,7 @@ struct status {
   std::vector<attempt> attempts;
   std::vector<problem> problems;
   std::vector<sublibrary> sublibraries;  // cuDNN only, for the copy in use (or the last one tried)
+  std::vector<attempt> other_copies;     // seen on the search path, not loaded (shadowed, other majors)
 };
 
 // Called once per event with one line of text; context is passed through unchanged.

@@ -2,7 +2,8 @@
 // prints what cushim saw as key=value lines, for test_search_order and test_threads.
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
-//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--call-convolution]
+//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
+//                [--call-convolution]
 //                [--mode status | --mode threads N]
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
@@ -29,6 +30,7 @@ struct arguments {
   bool configure_late = false;
   bool call_convolution = false;
   bool log_to_stderr = false;
+  bool explain_from_log = false;
   bool threads_mode = false;
   int thread_count = 0;
 };
@@ -61,6 +63,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
     } else if (arg == "--log") {
       a.log_to_stderr = true;
       continue;
+    } else if (arg == "--explain-from-log") {
+      a.explain_from_log = true;
+      continue;
     } else if (arg == "--mode" && value(v)) {
       a.threads_mode = v == "threads";
       if (!a.threads_mode && v != "status") return false;
@@ -86,6 +91,13 @@ std::string one_line(std::string s) {
 }
 
 void log_to_stderr(std::string_view line, void*) { std::cerr << line << '\n'; }
+
+// A log callback that asks for the whole explanation at every event, as a logging framework
+// might: it must see the state so far, not deadlock on the load in progress.
+void explain_from_log(std::string_view line, void*) {
+  std::cerr << line << "\n  explain: " << cushim::explain().size() << " chars, json: " << cushim::explain_json().size()
+            << " chars\n";
+}
 
 // What fake_library_identity() of the loaded copy returns; empty for the real libraries.
 std::string identity_of(const std::string& path) {
@@ -117,6 +129,10 @@ void print_status(const char* prefix, cushim::library lib) {
   for (const cushim::problem& pr : st.problems) {
     std::cout << p << ".problem=" << cushim::to_string(pr.code) << '|' << (pr.fatal ? 1 : 0) << '|' << one_line(pr.what)
               << '\n';
+  }
+  for (const cushim::attempt& other : st.other_copies) {
+    std::cout << p << ".other=" << one_line(other.rule) << '|' << one_line(other.path) << '|'
+              << cushim::to_string(other.result) << '\n';
   }
   for (const cushim::sublibrary& sub : st.sublibraries) {
     std::cout << p << ".sublibrary=" << sub.file_name << '|' << (sub.usable ? 1 : 0) << '|' << (sub.preloaded ? 1 : 0)
@@ -264,13 +280,13 @@ int main(int argc, char** argv) {
   if (!parse_arguments(argc, argv, a)) {
     std::cerr << "usage: cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]\n"
                  "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log] "
-                 "[--call-convolution]\n"
+                 "[--explain-from-log] [--call-convolution]\n"
                  "                    [--mode status | --mode threads N]\n";
     return 2;
   }
   if (a.threads_mode) return run_threads(a);
-  if (a.log_to_stderr) {
-    a.opts.log = log_to_stderr;
+  if (a.log_to_stderr || a.explain_from_log) {
+    a.opts.log = a.explain_from_log ? explain_from_log : log_to_stderr;
     a.configure = true;
   }
   return run_status(a);

@@ -127,6 +127,8 @@ const char* to_string(outcome result) {
     case outcome::wrong_architecture: return "wrong_architecture";
     case outcome::missing_dependency: return "missing_dependency";
     case outcome::sublibrary_unusable: return "sublibrary_unusable";
+    case outcome::shadowed: return "shadowed";
+    case outcome::other_major: return "other_major";
   }
   return "unknown";
 }

@@ -83,12 +83,18 @@ class loader {
     log("searching for " + spec_.file_name);
     // A copy already in the process comes first even before an override: two copies of one
     // library in a process break both.
-    if (try_already_loaded()) return finish();
+    search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
+    if (try_already_loaded()) {
+      note_other_copies(search_candidates(spec_, in), 0);
+      return finish();
+    }
     if (st.code == error_code::already_loaded_mismatch || try_override()) return finish();
     if (st.code == error_code::override_failed) return finish();
-    search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
-    for (const candidate& c : search_candidates(spec_, in)) {
-      if (try_candidate(c)) return finish();
+    std::vector<candidate> candidates = search_candidates(spec_, in);
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (!try_candidate(candidates[i])) continue;
+      note_other_copies(candidates, i + 1);
+      return finish();
     }
     st.code = failure_code();
     finish();
@@ -105,6 +111,38 @@ class loader {
   void record(const candidate& c, outcome result, std::string detail = {}) {
     log(c.rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + detail + ")"));
     lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
+  }
+
+  // Copies the search would reach after the one in use, and other majors in the same folders:
+  // listed (never loaded), since a shadowed or stale copy is what users trip over next.
+  void note_other_copies(const std::vector<candidate>& candidates, std::size_t from) {
+    std::string used = platform::canonical_path(lib_.st.path);
+    std::vector<std::string> seen{used}, folders;
+    auto note = [&](const std::string& rule, const std::string& path, outcome kind, const std::string& detail) {
+      std::string canonical = platform::canonical_path(path);
+      for (const std::string& s : seen) {
+        if (s == canonical) return;
+      }
+      seen.push_back(canonical);
+      if (platform::check_file(path).state != platform::file_state::regular) return;
+      lib_.st.other_copies.push_back({rule, path, kind, detail});
+    };
+    for (std::size_t i = from; i < candidates.size(); ++i) {
+      if (candidates[i].kind != entry_kind::absolute) continue;
+      note(candidates[i].rule, candidates[i].path, outcome::shadowed, "not loaded: an earlier candidate won");
+    }
+    for (const candidate& c : candidates) {
+      if (c.kind != entry_kind::absolute) continue;
+      std::string folder = parent_dir(c.path);
+      bool known = false;
+      for (const std::string& f : folders) known = known || f == folder;
+      if (known) continue;
+      folders.push_back(folder);
+      for (const std::string& other : spec_.other_major_files) {
+        note(c.rule, join_path(folder, other), outcome::other_major,
+             "another major version; this program needs " + spec_.file_name);
+      }
+    }
   }
 
   // The explicit file or folder from options or CUSHIM_*_PATH, if one is given.
@@ -474,9 +512,16 @@ class loader {
 };
 
 // Loads on first use from any thread; later calls return at once.
+// The libraries this thread is loading right now (one bit each), so a log callback that calls
+// explain() or status_of() sees the state so far instead of waiting on its own call_once.
+inline thread_local unsigned loading_on_this_thread = 0;
+
 inline bool ensure_loaded(library_state& lib) {
   if (lib.loaded.load(std::memory_order_acquire)) return true;
-  std::call_once(lib.once, [&lib] {
+  const unsigned bit = 1u << unsigned(lib.spec.lib);
+  if (loading_on_this_thread & bit) return false;
+  std::call_once(lib.once, [&lib, bit] {
+    loading_on_this_thread |= bit;
     shim_state& s = shim();
     s.started.store(true);
     options opts;
@@ -497,6 +542,7 @@ inline bool ensure_loaded(library_state& lib) {
 #else
     loader(lib, opts).run();
 #endif
+    loading_on_this_thread &= ~bit;
   });
   return lib.loaded.load(std::memory_order_acquire);
 }

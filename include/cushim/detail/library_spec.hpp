@@ -18,9 +18,18 @@ struct library_spec {
   int compiled_major;
   const char* version_function;
   const char* override_variable;
-  std::vector<const char*> home_variables;  // install roots, searched with lib64/ and lib/
-  std::vector<const char*> pip_packages;    // site-packages/nvidia/<package>/lib
+  std::vector<const char*> home_variables;     // install roots, searched with lib64/ and lib/
+  std::vector<const char*> pip_packages;       // site-packages/nvidia/<package>/lib
+  std::vector<std::string> other_major_files;  // the same library of the other supported majors
 };
+
+inline std::vector<std::string> other_cudnn_majors() {
+  std::vector<std::string> files;
+  for (int major : {8, 9}) {
+    if (major != CUDNN_MAJOR) files.push_back("libcudnn.so." + std::to_string(major));
+  }
+  return files;
+}
 
 inline const library_spec& cudnn_spec() {
   static const library_spec spec{library::cudnn,
@@ -31,13 +40,22 @@ inline const library_spec& cudnn_spec() {
                                  "cudnnGetVersion",
                                  "CUSHIM_CUDNN_PATH",
                                  {"CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT_DIR", "CUDA_PATH", "CUDA_HOME"},
-                                 {"cudnn"}};
+                                 {"cudnn"},
+                                 other_cudnn_majors()};
   return spec;
 }
 
 // CUDA 11 kept the minor in the soname; 12 and later use the major alone.
 inline std::string cudart_file_name(int major) {
   return major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(major);
+}
+
+inline std::vector<std::string> other_cudart_majors() {
+  std::vector<std::string> files;
+  for (int major : {11, 12, 13}) {
+    if (major != CUSHIM_CUDART_MAJOR) files.push_back(cudart_file_name(major));
+  }
+  return files;
 }
 
 inline const library_spec& cudart_spec() {
@@ -49,7 +67,8 @@ inline const library_spec& cudart_spec() {
                                  "cudaRuntimeGetVersion",
                                  "CUSHIM_CUDART_PATH",
                                  {"CUDA_PATH", "CUDA_HOME"},
-                                 {"cuda_runtime", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)}};
+                                 {"cuda_runtime", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)},
+                                 other_cudart_majors()};
   return spec;
 }
 

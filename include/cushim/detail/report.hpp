@@ -129,6 +129,10 @@ inline void append_library(std::string& out, const status& st, const std::vector
                  : "  effect: cuda* calls return cudaErrorSharedObjectInitFailed; count and version queries set 0\n";
   }
   append_sublibraries(out, st.sublibraries);
+  if (!st.other_copies.empty()) out += "  other copies seen (not loaded):\n";
+  for (const attempt& a : st.other_copies) {
+    out += "    " + a.rule + ": " + a.path + " -> " + to_string(a.result) + "\n";
+  }
   for (const auto& blocked : blocked_functions_of(st.lib)) {
     out += "  WARNING: " + blocked.first + " needs " + blocked.second +
            ", which is unusable (see above); it returns CUDNN_STATUS_NOT_INITIALIZED\n";
@@ -268,6 +272,7 @@ inline std::string explain_json_text(const report_input& in) {
       append_json_array(lib.raw("missing_functions"), missing_functions_of(st->lib),
                         [&](const std::string& name) { append_json_string(out, name); });
       lib.field("built_for_cuda", st->built_for_cuda);
+      append_json_attempts(lib.raw("other_copies"), st->other_copies);
       append_json_array(lib.raw("sublibraries"), st->sublibraries, [&](const sublibrary& sub) {
         json_object(out)
             .field("name", sub.name)
