@@ -3,7 +3,7 @@
 # everything is present. The CUDA toolkit and cuDNN headers/libraries are the user's (default
 # /usr/local/cuda); they are not installed here.
 set -euo pipefail
-packages=(cmake ninja-build g++ clang lld python3 binutils doctest-dev mingw-w64)
+packages=(cmake ninja-build g++ clang lld python3 binutils doctest-dev mingw-w64 wine64 wine meson pkg-config make)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

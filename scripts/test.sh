@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Every test: the default build, the same suite under AddressSanitizer + UBSan, and the
-# concurrency tests under ThreadSanitizer.
+# Every test: the default build, the same suite under AddressSanitizer + UBSan, the
+# concurrency tests under ThreadSanitizer, and the Windows build (MinGW-w64) run under Wine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install-deps.sh
-for preset in default asan tsan; do
+for preset in default asan tsan windows; do
   echo "=== $preset"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset"

@@ -18,20 +18,36 @@ struct driver_status {
   std::vector<attempt> attempts;
 };
 
+#ifdef _WIN32
+inline const char* driver_file_name() { return "nvcuda.dll"; }
+
+// The display driver installs nvcuda.dll into System32, where the CUDA runtime loads it from.
+inline std::vector<candidate> driver_candidates() {
+  candidate_list list(driver_file_name());
+  list.add_dir("System32", platform::system_folder());
+  return list.take();
+}
+#else
 inline const char* driver_file_name() { return "libcuda.so.1"; }
 
-// The same places the system loader uses for libcuda.so.1; the toolkit's link-time stub is
-// recorded and ignored (it makes every CUDA call fail with "stub library").
-inline driver_status probe_driver() {
-  driver_status d;
+// The same places the system loader uses for libcuda.so.1.
+inline std::vector<candidate> driver_candidates() {
   candidate_list list(driver_file_name());
   list.add_list("LD_LIBRARY_PATH", platform::get_environment("LD_LIBRARY_PATH"));
   for (std::string& path : ld_so_cache_paths(read_small_file("/etc/ld.so.cache"), driver_file_name())) {
     list.add_file("ld.so.cache", std::move(path));
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);
+  return list.take();
+}
+#endif
+
+// The toolkit's link-time stub is recorded and ignored (it makes every CUDA call fail with "stub
+// library").
+inline driver_status probe_driver() {
+  driver_status d;
   std::vector<std::string> seen;
-  for (const candidate& c : list.take()) {
+  for (const candidate& c : driver_candidates()) {
     if (c.kind != entry_kind::absolute) continue;
     std::string canonical = platform::canonical_path(c.path);
     bool duplicate = false;

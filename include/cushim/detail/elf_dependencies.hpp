@@ -8,7 +8,7 @@
 #include "elf.hpp"
 #include "ld_so_cache.hpp"
 #include "path_list.hpp"
-#include "platform_posix.hpp"
+#include "platform.hpp"
 #include "search.hpp"
 
 namespace cushim {

@@ -9,6 +9,9 @@
 
 #include "elf_dependencies.hpp"
 #include "library_spec.hpp"
+#ifdef _WIN32
+#include "pe_dependencies.hpp"
+#endif
 #include "search.hpp"
 #include "sublibraries.hpp"
 #include "versions.hpp"
@@ -67,11 +70,25 @@ inline std::string version_text(const library_spec& spec, long v) {
   return format_version(decode_version(spec, v), spec.lib == library::cudnn);
 }
 
-// The major encoded in the file name the search asked for ("libcudart.so.13" -> 13).
+// The major encoded in the file name the search asked for ("libcudart.so.13" -> 13;
+// "cudart64_13.dll" -> 13, "cudart64_110.dll" -> 11).
 inline int major_from_file_name(const std::string& name) {
+#ifdef _WIN32
+  std::size_t at = name.find("64_");
+  int digits = at == std::string::npos ? 0 : std::atoi(name.c_str() + at + 3);
+  return digits >= 100 ? digits / 10 : digits;
+#else
   std::size_t at = name.find(".so.");
   return at == std::string::npos ? 0 : std::atoi(name.c_str() + at + 4);
+#endif
 }
+
+// The variable through which the system loader's own search can be extended.
+#ifdef _WIN32
+constexpr const char* system_search_variable = "PATH";
+#else
+constexpr const char* system_search_variable = "LD_LIBRARY_PATH";
+#endif
 
 class loader {
  public:
@@ -221,6 +238,9 @@ class loader {
       record(c, outcome::skipped_relative, "relative entries depend on the current folder; never searched");
       return false;
     }
+#ifdef _WIN32
+    if (c.kind == entry_kind::default_dirs) return try_default_dirs(c);
+#endif
     std::string canonical = platform::canonical_path(c.path);
     for (const std::string& seen : seen_) {
       if (seen == canonical) {
@@ -246,6 +266,34 @@ class loader {
     return accept_loaded(r.handle, c, outcome::loaded);
   }
 
+#ifdef _WIN32
+  // The bare name through the system's default DLL folders; what it finds is checked once loaded.
+  bool try_default_dirs(const candidate& c) {
+    platform::load_result r = platform::load_from_default_dirs(c.path);
+    if (!r.handle) {
+      record(c, r.code == ERROR_MOD_NOT_FOUND ? outcome::absent : outcome::load_failed, r.error);
+      return false;
+    }
+    candidate found{c.rule, platform::loaded_path_of(r.handle), entry_kind::absolute};
+    std::string canonical = platform::canonical_path(found.path);
+    for (const std::string& seen : seen_) {
+      if (seen != canonical) continue;
+      platform::unload_library(r.handle);
+      record(found, outcome::duplicate, "same file as an earlier candidate");
+      return false;
+    }
+    seen_.push_back(canonical);
+    return accept_loaded(r.handle, found, outcome::loaded);
+  }
+
+  // The file's header, read before the system loader sees it: a PE DLL of this process's machine.
+  bool inspect_file(const candidate& c) {
+    std::string detail;
+    outcome result = inspect_pe_file(c.path, detail);
+    if (result != outcome::loaded) record(c, result, detail);
+    return result == outcome::loaded;
+  }
+#else
   // The file's header, read before the system loader sees it: format and architecture.
   bool inspect_file(const candidate& c) {
     platform::file_source file(c.path);
@@ -263,11 +311,16 @@ class loader {
     }
     return true;
   }
+#endif
 
   // The loader's message alone often names the wrong file; the dependency walk names the one
   // that is missing and the file that needs it.
   void explain_load_failure(const candidate& c, const std::string& loader_message) {
+#ifdef _WIN32
+    std::vector<missing_dependency> missing = pe_dependency_resolver().missing(c.path);
+#else
     std::vector<missing_dependency> missing = elf_dependency_resolver().missing(c.path);
+#endif
     if (missing.empty()) {
       record(c, outcome::load_failed, loader_message);
       return;
@@ -295,6 +348,10 @@ class loader {
     return true;
   }
 
+#ifdef _WIN32
+  // Not yet on Windows: cuDNN's sub-libraries are left to cuDNN's own search.
+  outcome preflight_sublibraries(const std::string&, std::string&) { return outcome::loaded; }
+#else
   outcome preflight_sublibraries(const std::string& path, std::string& detail) {
     platform::file_source file(path);
     elf_info main_elf = read_elf(file);
@@ -327,6 +384,7 @@ class loader {
     sublibrary_failure_ = true;
     return outcome::sublibrary_unusable;
   }
+#endif
 
   // After cudnnGetVersion: every sub-library that says its version must agree with it.
   outcome check_sublibrary_versions(std::string& detail) {
@@ -495,7 +553,8 @@ class loader {
         fix = std::string("install ") + spec_.display_name + " " + std::to_string(spec_.compiled_major) + ", or set " +
               spec_.override_variable +
               " to the file or its folder, or add its folder to "
-              "CUSHIM_SEARCH_PATH or LD_LIBRARY_PATH";
+              "CUSHIM_SEARCH_PATH or " +
+              system_search_variable;
     }
     return {code, true, what, "", why, fix};
   }

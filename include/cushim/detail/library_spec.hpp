@@ -23,10 +23,19 @@ struct library_spec {
   std::vector<std::string> other_major_files;  // the same library of the other supported majors
 };
 
+// cudnn64_9.dll on Windows, libcudnn.so.9 elsewhere.
+inline std::string cudnn_file_name(int major) {
+#ifdef _WIN32
+  return "cudnn64_" + std::to_string(major) + ".dll";
+#else
+  return "libcudnn.so." + std::to_string(major);
+#endif
+}
+
 inline std::vector<std::string> other_cudnn_majors() {
   std::vector<std::string> files;
   for (int major : {8, 9}) {
-    if (major != CUDNN_MAJOR) files.push_back("libcudnn.so." + std::to_string(major));
+    if (major != CUDNN_MAJOR) files.push_back(cudnn_file_name(major));
   }
   return files;
 }
@@ -34,7 +43,7 @@ inline std::vector<std::string> other_cudnn_majors() {
 inline const library_spec& cudnn_spec() {
   static const library_spec spec{library::cudnn,
                                  "cuDNN",
-                                 "libcudnn.so." CUSHIM_STRINGIFY(CUDNN_MAJOR),
+                                 cudnn_file_name(CUDNN_MAJOR),
                                  CUDNN_VERSION,
                                  CUDNN_MAJOR,
                                  "cudnnGetVersion",
@@ -45,9 +54,13 @@ inline const library_spec& cudnn_spec() {
   return spec;
 }
 
-// CUDA 11 kept the minor in the soname; 12 and later use the major alone.
+// CUDA 11 kept the minor in the soname (and cudart64_110.dll); 12 and later use the major alone.
 inline std::string cudart_file_name(int major) {
+#ifdef _WIN32
+  return major == 11 ? std::string("cudart64_110.dll") : "cudart64_" + std::to_string(major) + ".dll";
+#else
   return major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(major);
+#endif
 }
 
 inline std::vector<std::string> other_cudart_majors() {

@@ -8,7 +8,8 @@
 namespace cushim {
 namespace detail {
 
-enum class entry_kind { absolute, relative, empty };
+// default_dirs: a bare file name for the system's default DLL folders (Windows only).
+enum class entry_kind { absolute, relative, empty, default_dirs };
 
 struct path_entry {
   std::string text;
@@ -53,7 +54,11 @@ inline std::vector<path_entry> split_path_list(std::string_view value) {
 inline std::string join_path(std::string_view dir, std::string_view name) {
   std::string out(dir);
   while (out.size() > 1 && (out.back() == '/' || out.back() == '\\')) out.pop_back();
+#ifdef _WIN32
+  if (!out.empty() && out.back() != '/' && out.back() != '\\') out += '\\';
+#else
   if (!out.empty() && out.back() != '/' && out.back() != '\\') out += '/';
+#endif
   out += name;
   return out;
 }

@@ -10,7 +10,7 @@
 #include "ld_so_cache.hpp"
 #include "library_spec.hpp"
 #include "path_list.hpp"
-#include "platform_posix.hpp"
+#include "platform.hpp"
 
 namespace cushim {
 namespace detail {
@@ -84,6 +84,11 @@ class candidate_list {
     add_dir(rule + "/lib", join_path(value, "lib"));
   }
 
+#ifdef _WIN32
+  // The bare name, loaded through LOAD_LIBRARY_SEARCH_DEFAULT_DIRS.
+  void add_default_dirs(std::string rule) { items_.push_back({std::move(rule), file_name_, entry_kind::default_dirs}); }
+#endif
+
   std::vector<candidate> take() { return std::move(items_); }
 
  private:
@@ -114,6 +119,7 @@ inline void add_pip_layouts(candidate_list& list, const char* variable, const ch
   }
 }
 
+#ifndef _WIN32
 inline std::vector<candidate> search_candidates(const library_spec& spec, const search_inputs& in) {
   candidate_list list(spec.file_name);
   std::size_t i = 0;
@@ -149,6 +155,11 @@ inline std::vector<candidate> search_candidates(const library_spec& spec, const 
   list.add_dir("/usr/local/cuda (well-known)", "/usr/local/cuda/lib");
   return list.take();
 }
+#endif
 
 }  // namespace detail
 }  // namespace cushim
+
+#ifdef _WIN32
+#include "search_win32.hpp"
+#endif

@@ -1,0 +1,107 @@
+// No cuDNN and no CUDA runtime on Windows: the explicit override names an empty folder. Every stub
+// must return its documented fallback, before and after the first failure, with nothing else tried.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/cushim.hpp>
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "support/win_probe.hpp"
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
+
+namespace {
+
+const win_test::temp_dir folder;  // stays empty
+
+const char* cudnn_text = "cushim: cuDNN is unavailable; cushim::explain() says why and what to do";
+const char* cudart_text = "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do";
+
+// Calls each function with null pointers and zeros and compares what it returns with the fallback.
+struct fallback_checker {
+  std::vector<std::string> failures;
+  int checked = 0;
+
+  template <class R, class... A>
+  void operator()(const char* name, R (*function)(A...)) {
+    ++checked;
+    if constexpr (std::is_void_v<R>) {
+      function(A{}...);
+    } else if (!expected(name, function(A{}...))) {
+      failures.push_back(name);
+    }
+  }
+
+  template <class R>
+  bool expected(const char* name, R result) {
+    if constexpr (std::is_same_v<R, cudnnStatus_t>) {
+      return result == CUDNN_STATUS_NOT_INITIALIZED;
+    } else if constexpr (std::is_same_v<R, cudaError_t>) {
+      return result == cudaErrorSharedObjectInitFailed;
+    } else if constexpr (std::is_same_v<R, const char*>) {
+      return std::strcmp(result, std::strncmp(name, "cudnn", 5) == 0 ? cudnn_text : cudart_text) == 0;
+    } else {
+      R zero{};
+      return std::memcmp(&result, &zero, sizeof(R)) == 0;
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an override to an empty folder makes both libraries unavailable, with nothing else tried") {
+  cushim::options opts;
+  opts.cudnn_file = folder.path();
+  opts.cudart_file = folder.path();
+  REQUIRE(cushim::configure(opts));
+  CHECK_FALSE(cushim::available(cushim::library::cudnn));
+  CHECK_FALSE(cushim::available(cushim::library::cudart));
+  for (cushim::library lib : {cushim::library::cudnn, cushim::library::cudart}) {
+    const cushim::status& st = cushim::status_of(lib);
+    bool cudnn = lib == cushim::library::cudnn;
+    CHECK(st.code == cushim::error_code::override_failed);
+    REQUIRE(st.attempts.size() == 1);
+    CHECK(st.attempts[0].rule == (cudnn ? "options.cudnn_file" : "options.cudart_file"));
+    CHECK(st.attempts[0].path == folder.path() + "\\" + (cudnn ? CUSHIM_CUDNN_FILE : CUSHIM_CUDART_FILE));
+    CHECK(st.attempts[0].result == cushim::outcome::absent);
+  }
+}
+
+TEST_CASE("every stub returns its fallback, again and again") {
+  for (int round = 0; round < 2; ++round) {
+    fallback_checker check;
+    int table_lines = 0;
+#define CUSHIM_CUDNN(ret, name, params, args, sublib) (++table_lines, check(#name, &name));
+#define CUSHIM_CUDART(tier, ret, name, params, args) (++table_lines, check(#name, &name));
+#include CUSHIM_CUDNN_TABLE
+#include CUSHIM_CUDART_TABLE
+#undef CUSHIM_CUDNN
+#undef CUSHIM_CUDART
+    for (const std::string& name : check.failures) FAIL_CHECK(name << " did not return its fallback");
+    CHECK(check.checked == table_lines);
+    CHECK(check.checked > 480);
+  }
+}
+
+TEST_CASE("count and version queries report 0") {
+  int count = 7, runtime = 7;
+  CHECK(cudaGetDeviceCount(&count) == cudaErrorSharedObjectInitFailed);
+  CHECK(cudaRuntimeGetVersion(&runtime) == cudaErrorSharedObjectInitFailed);
+  CHECK(count == 0);
+  CHECK(runtime == 0);
+  CHECK(cudnnGetVersion() == 0);
+}
+
+TEST_CASE("explain() names the Windows file, the folder and the driver DLL") {
+  std::string text = cushim::explain();
+  std::string file = folder.path() + "\\" + CUSHIM_CUDNN_FILE;
+  CHECK(text.find("    1. options.cudnn_file: " + file + " -> absent\n") != std::string::npos);
+  CHECK(text.find("    fix:  point options.cudnn_file at a readable " CUSHIM_CUDNN_FILE) != std::string::npos);
+  CHECK(text.find("NVIDIA driver: not found") != std::string::npos);
+  CHECK(text.find("nvcuda.dll is in none of the 1 places") != std::string::npos);
+}
