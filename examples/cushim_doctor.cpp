@@ -1,8 +1,10 @@
 // cushim-doctor: what this machine offers a program built with cushim, and what to fix.
 //
-// Exit codes: 0 everything usable; 1 cuDNN or the CUDA runtime is unavailable;
-//             2 both load, with warnings (no NVIDIA driver, an older minor, skipped entries);
-//             64 bad command line.
+// Prints cushim::explain() (the driver, the CUDA runtime, cuDNN and its sub-libraries), then its
+// own checks: the driver's version, cuDNN's dependencies, the GPUs, cudnnCreate, and a verdict.
+// Exit codes (README.md, "cushim-doctor"): 0 the libraries load and a GPU works; 1 cuDNN or the
+// CUDA runtime is unavailable; 2 both load, with warnings (no driver, no GPU, cudnnCreate failed,
+// warnings in the report); 64 bad command line; 73 the --record file cannot be written.
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
 
@@ -10,47 +12,70 @@
 #include <cstring>
 #include <string>
 
+#include "doctor/json_report.hpp"
+#include "doctor/record.hpp"
+#include "doctor/text_report.hpp"
+
 namespace {
 
 const char* usage =
-    "usage: cushim-doctor [--json] [--search-dir DIR]... [--help]\n"
+    "usage: cushim-doctor [--json] [--record FILE] [--search-dir DIR]... [--help]\n"
     "  Finds the NVIDIA driver, the CUDA runtime and cuDNN the way a program built with cushim\n"
-    "  would, and explains every problem with what to do.\n"
-    "  --json            print the report as JSON (schema in README.md)\n"
+    "  would, lists the GPUs, tries cudnnCreate, and explains every problem with what to do.\n"
+    "  --json            print the report as JSON (README.md, \"cushim-doctor\")\n"
+    "  --record FILE     also write the versions found to FILE: date, OS, driver, CUDA runtime,\n"
+    "                    cuDNN, the headers cushim was built with, paths\n"
     "  --search-dir DIR  search DIR first (repeatable)\n"
-    "exit: 0 all usable, 1 cuDNN or CUDA runtime unavailable, 2 usable with warnings, 64 usage\n";
+    "  --help            print this text\n"
+    "exit: 0 usable (the libraries load and a GPU works), 1 cuDNN or the CUDA runtime unavailable,\n"
+    "      2 usable with warnings (no driver or GPU, cudnnCreate failed, warnings in the report),\n"
+    "      64 bad command line, 73 the record file cannot be written\n";
 
-bool has_warnings() {
-  if (cushim::explain().find("WARNING") != std::string::npos) return true;
-  for (cushim::library lib : {cushim::library::cudart, cushim::library::cudnn}) {
-    for (const cushim::problem& p : cushim::status_of(lib).problems) {
-      if (!p.fatal) return true;
+struct arguments {
+  cushim::options options;
+  bool json = false;
+  bool help = false;
+  std::string record_file;
+};
+
+// False, with the reason on stderr, for a command line the doctor does not understand.
+bool parse_arguments(int argc, char** argv, arguments& args) {
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (std::strcmp(arg, "--json") == 0) {
+      args.json = true;
+    } else if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
+      args.help = true;
+    } else if (std::strcmp(arg, "--search-dir") == 0 && has_value) {
+      args.options.search_dirs.emplace_back(argv[++i]);
+    } else if (std::strcmp(arg, "--record") == 0 && has_value) {
+      args.record_file = argv[++i];
+    } else {
+      bool needs_value = std::strcmp(arg, "--search-dir") == 0 || std::strcmp(arg, "--record") == 0;
+      std::fprintf(stderr, "cushim-doctor: %s '%s'\n", needs_value ? "missing value after" : "unknown argument", arg);
+      return false;
     }
   }
-  return false;
+  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  cushim::options opts;
-  bool json = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else if (std::strcmp(argv[i], "--search-dir") == 0 && i + 1 < argc) {
-      opts.search_dirs.emplace_back(argv[++i]);
-    } else if (std::strcmp(argv[i], "--help") == 0) {
-      std::fputs(usage, stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "cushim-doctor: unknown argument '%s'\n%s", argv[i], usage);
-      return 64;
-    }
+  arguments args;
+  if (!parse_arguments(argc, argv, args)) {
+    std::fputs(usage, stderr);
+    return doctor::exit_usage;
   }
-  cushim::configure(opts);
-  std::string report = json ? cushim::explain_json() + "\n" : cushim::explain();
+  if (args.help) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
+  cushim::configure(args.options);
+  doctor::findings found = doctor::examine();
+  std::string report = args.json ? doctor::json_report(found) : doctor::text_report(found);
   std::fputs(report.c_str(), stdout);
-  if (!cushim::available(cushim::library::cudnn) || !cushim::available(cushim::library::cudart)) return 1;
-  return has_warnings() ? 2 : 0;
+  if (!args.record_file.empty() && !doctor::write_record(args.record_file, found)) return doctor::exit_cannot_write;
+  return found.result.exit_code;
 }

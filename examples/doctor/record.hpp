@@ -1,0 +1,111 @@
+// --record FILE: the versions found, one "key: value" line each, to keep beside results or attach to a
+// bug report (the environment_versions.txt of a careful experiment). Keys are documented in README.md.
+#pragma once
+
+#include <sys/utsname.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <string>
+
+#include "findings.hpp"
+
+namespace doctor {
+
+inline std::string utc_now_iso8601() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// uname -srvm: the kernel, its build and the machine, without the host name.
+inline std::string operating_system() {
+  utsname u{};
+  if (uname(&u) != 0) return "unknown";
+  return std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
+}
+
+// PRETTY_NAME from /etc/os-release, e.g. "Debian GNU/Linux 12 (bookworm)".
+inline std::string distribution() {
+  std::ifstream in("/etc/os-release");
+  const std::string key = "PRETTY_NAME=";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key, 0) != 0) continue;
+    std::string value = line.substr(key.size());
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    return value;
+  }
+  return "unknown";
+}
+
+inline std::string compiler() {
+#if defined(__clang__)
+  return "clang " __clang_version__;
+#elif defined(__GNUC__)
+  return "GCC " __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+inline std::string library_version_text(const cushim::status& st, bool cudnn) {
+  if (st.code != cushim::error_code::ok) return std::string("unavailable (") + cushim::to_string(st.code) + ")";
+  return cudnn ? cudnn_version_text(st.version) : cuda_version_text(st.version);
+}
+
+inline std::string driver_text(const driver_check& d) {
+  if (!d.driver.found) return "not found";
+  return (d.version.empty() ? std::string("unknown version") : d.version) + ", supports CUDA " +
+         cuda_version_text(d.driver.cuda_version);
+}
+
+inline std::string record_text(const findings& f) {
+  std::string out = "# cushim-doctor record: what a program built with cushim finds on this machine\n";
+  auto line = [&out](const std::string& key, const std::string& value) { out += key + ": " + value + "\n"; };
+  line("date", utc_now_iso8601());
+  line("os", operating_system());
+  line("distribution", distribution());
+  line("nvidia_driver", driver_text(f.driver));
+  line("nvidia_kernel_module", f.driver.kernel_module_version.empty() ? "none" : f.driver.kernel_module_version);
+  line("cuda_runtime", library_version_text(*f.cudart, false));
+  line("cudnn", library_version_text(*f.cudnn, true));
+  line("cudnn_built_for_cuda", cuda_version_text(f.cudnn->built_for_cuda));
+  line("headers_cuda_runtime", cuda_version_text(f.cudart->compiled_version));
+  line("headers_cudnn", cudnn_version_text(f.cudnn->compiled_version));
+  line("cushim", std::to_string(CUSHIM_VERSION_MAJOR) + "." + std::to_string(CUSHIM_VERSION_MINOR) + "." +
+                     std::to_string(CUSHIM_VERSION_PATCH));
+  line("compiler", compiler());
+  line("nvidia_driver_path", f.driver.driver.path);
+  line("cuda_runtime_path", f.cudart->path);
+  line("cudnn_path", f.cudnn->path);
+  for (const cushim::sublibrary& sub : f.cudnn->sublibraries) {
+    std::string version = sub.version ? cudnn_version_text(sub.version) : "unknown";
+    line("cudnn_sublibrary", sub.file_name + " " + version + " " + (sub.path.empty() ? "missing" : sub.path));
+  }
+  line("gpus", std::to_string(f.gpus.gpus.size()));
+  for (const gpu& g : f.gpus.gpus) {
+    line("gpu" + std::to_string(g.index), g.name + ", compute capability " + std::to_string(g.major) + "." +
+                                              std::to_string(g.minor) + ", " + std::to_string(g.memory_bytes) +
+                                              " bytes");
+  }
+  line("cudnn_create", f.create.ran ? f.create.status_name : "not tried");
+  line("verdict", f.result.name + " (exit " + std::to_string(f.result.exit_code) + ")");
+  return out;
+}
+
+// False, with the reason on stderr, when the file cannot be written.
+inline bool write_record(const std::string& path, const findings& f) {
+  std::ofstream out(path, std::ios::trunc);
+  out << record_text(f);
+  out.close();
+  if (out) return true;
+  std::fprintf(stderr, "cushim-doctor: cannot write the record to %s: %s\n", path.c_str(), std::strerror(errno));
+  return false;
+}
+
+}  // namespace doctor

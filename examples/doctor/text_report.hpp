@@ -1,0 +1,107 @@
+// The doctor's report for a person: cushim::explain(), then the doctor's own checks and the verdict.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "findings.hpp"
+
+namespace doctor {
+
+inline std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+inline void append_advice(std::string& out, const advice& help) {
+  if (!help.why.empty()) out += "  why: " + help.why + "\n";
+  if (!help.fix.empty()) out += "  fix: " + help.fix + "\n";
+}
+
+inline void append_driver_version(std::string& out, const driver_check& d) {
+  if (!d.driver.found) return;  // explain() has said so, with the fix
+  out += "NVIDIA driver version: " + (d.version.empty() ? std::string("unknown") : d.version);
+  if (!d.kernel_module_version.empty()) out += " (kernel module " + d.kernel_module_version + ")";
+  out += ", supports CUDA up to " + cuda_version_text(d.driver.cuda_version) + "\n";
+  if (!d.help.why.empty()) out += "  WARNING: the driver library and the kernel module differ\n";
+  append_advice(out, d.help);
+}
+
+inline void append_built_for(std::string& out, const cushim::status& cudnn, const cushim::status& cudart) {
+  if (cudnn.code != cushim::error_code::ok) return;
+  out += "cuDNN " + cudnn_version_text(cudnn.version) + " was built for CUDA " +
+         cuda_version_text(cudnn.built_for_cuda) + " (cudnnGetCudartVersion); the CUDA runtime in use is " +
+         cuda_version_text(cudart.version) + "\n";
+}
+
+// "  libcudnn_cnn.so.9 needs a b c: all found", or each missing one with where it was looked for.
+inline void append_library_dependencies(std::string& out, const library_dependencies& lib) {
+  if (!lib.error.empty()) {
+    out += "  " + lib.file_name + ": cannot be read: " + lib.error + "\n";
+    return;
+  }
+  if (lib.needs.empty()) {
+    out += "  " + lib.file_name + " needs nothing\n";
+    return;
+  }
+  std::string names, missing;
+  for (const dependency& d : lib.needs) {
+    names += " " + d.name;
+    if (d.path.empty()) missing += "    MISSING " + d.name + ", looked in: " + joined(d.searched) + "\n";
+  }
+  out += "  " + lib.file_name + " needs" + names + (missing.empty() ? ": all found\n" : "\n" + missing);
+}
+
+inline void append_dependencies(std::string& out, const std::vector<library_dependencies>& all) {
+  if (all.empty()) return;
+  out += "cuDNN's dependencies (DT_NEEDED), resolved as the system loader would:\n";
+  for (const library_dependencies& lib : all) append_library_dependencies(out, lib);
+}
+
+inline void append_gpus(std::string& out, const gpu_check& g) {
+  if (!g.ran) {
+    out += "GPUs: not checked: the CUDA runtime is unavailable\n";
+    return;
+  }
+  out += "GPUs: " + (g.gpus.empty() ? std::string("none") : std::to_string(g.gpus.size())) + "\n";
+  for (const gpu& d : g.gpus) {
+    char memory[32];
+    std::snprintf(memory, sizeof memory, "%.1f GiB", double(d.memory_bytes) / double(1ull << 30));
+    out += "  " + std::to_string(d.index) + ": " + d.name + ", compute capability " + std::to_string(d.major) + "." +
+           std::to_string(d.minor) + ", " + memory + "\n";
+  }
+  if (g.error != cudaSuccess) {
+    out += "  " + g.call + ": " + g.error_name + " (" + std::to_string(int(g.error)) + "): " + g.error_text + "\n";
+  }
+  append_advice(out, g.help);
+}
+
+inline void append_create(std::string& out, const cudnn_create_check& c) {
+  if (!c.ran) {
+    out += "cudnnCreate: not tried: cuDNN is unavailable\n";
+    return;
+  }
+  out += "cudnnCreate: " + c.status_name + " (" + std::to_string(int(c.status)) + ")\n";
+  if (!c.cudnn_message.empty()) out += "  cuDNN says: " + c.cudnn_message + "\n";
+  append_advice(out, c.help);
+}
+
+inline std::string verdict_line(const verdict& v) {
+  const char* label = v.exit_code == exit_usable        ? "USABLE"
+                      : v.exit_code == exit_unavailable ? "UNAVAILABLE"
+                                                        : "USABLE WITH WARNINGS";
+  return "verdict: " + std::string(label) + " (exit " + std::to_string(v.exit_code) + "): " + v.text + "\n";
+}
+
+inline std::string text_report(const findings& f) {
+  std::string out = f.explanation + "\ncushim-doctor's own checks\n";
+  append_driver_version(out, f.driver);
+  append_built_for(out, *f.cudnn, *f.cudart);
+  append_dependencies(out, f.dependencies);
+  append_gpus(out, f.gpus);
+  append_create(out, f.create);
+  return out + "\n" + verdict_line(f.result);
+}
+
+}  // namespace doctor

@@ -1,0 +1,338 @@
+// cushim-doctor and the examples (examples/), run as programs in a clean environment: what they
+// print, write and return on this machine (the real cuDNN and CUDA runtime; no NVIDIA driver unless
+// the machine has one), with cuDNN hidden or incomplete, and that none links a CUDA library.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+#include <doctest/doctest.h>
+#include <sys/utsname.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/command_output.hpp"
+#include "support/process.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace test_support;
+
+namespace {
+
+const std::string doctor = CUSHIM_DOCTOR;
+const std::string conv_forward = CUSHIM_CONV_FORWARD;
+const std::string lstm_forward = CUSHIM_LSTM_FORWARD;
+const std::string cudnn_file = CUSHIM_CUDNN_FILE;
+
+const std::string cudnn_version =
+    std::to_string(CUDNN_MAJOR) + "." + std::to_string(CUDNN_MINOR) + "." + std::to_string(CUDNN_PATCHLEVEL);
+const std::string cuda_version =
+    std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+
+// Where the system loader would find libcuda.so.1 in a clean environment: ld.so.cache or a system folder.
+bool machine_has_driver() {
+  if (!ldconfig_path_of("libcuda.so.1").empty()) return true;
+  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"}) {
+    if (std::filesystem::exists(std::string(dir) + "/libcuda.so.1")) return true;
+  }
+  return false;
+}
+
+const bool has_driver = machine_has_driver();
+
+process_result run(const std::string& program, std::vector<std::string> args = {},
+                   environment env = clean_environment()) {
+  process_spec spec;
+  spec.program = program;
+  spec.args = std::move(args);
+  spec.env = std::move(env);
+  spec.timeout = std::chrono::seconds(60);
+  process_result r = run_process(spec);
+  REQUIRE(r.spawn_error == "");
+  REQUIRE_FALSE(r.timed_out);
+  REQUIRE(r.term_signal == 0);
+  return r;
+}
+
+// The environment with cuDNN's authoritative override pointing at `path`.
+environment with_cudnn_at(const std::string& path) {
+  environment env = clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = path;
+  return env;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The first line of `text` that starts with `prefix`; empty when none does.
+std::string line_starting(const std::string& text, const std::string& prefix) {
+  std::size_t newline = text.find("\n" + prefix);
+  if (newline == std::string::npos) return {};
+  std::size_t start = newline + 1;
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+// Every scalar of a JSON document as "path=value" lines (value as JSON, lists with ".length"),
+// by Python's json module: a document it cannot parse makes the script fail.
+const char* flatten_json = R"(import json, sys
+def walk(prefix, v):
+    if isinstance(v, dict):
+        for k, x in v.items(): walk(prefix + "." + k if prefix else k, x)
+    elif isinstance(v, list):
+        print(prefix + ".length=%d" % len(v))
+        for i, x in enumerate(v): walk("%s[%d]" % (prefix, i), x)
+    else:
+        print(prefix + "=" + json.dumps(v))
+walk("", json.load(open(sys.argv[1], encoding="utf-8")))
+)";
+
+key_values parsed_json(const std::string& json_text) {
+  temp_tree tree;
+  std::string file = tree.write_file("report.json", json_text);
+  process_result r = run(CUSHIM_PYTHON, {"-c", flatten_json, file});
+  INFO("python: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return parse_key_values(r.out);
+}
+
+// The members the doctor adds beside "cushim", by object (README.md, "cushim-doctor --json").
+const std::vector<std::pair<std::string, std::vector<std::string>>> doctor_fields = {
+    {"driver", {"version", "kernel_module_version", "why", "fix"}},
+    {"dependencies[0]", {"file_name", "path", "error", "needs.length"}},
+    {"gpu_query", {"ran", "call", "error", "error_value", "message", "why", "fix"}},
+    {"gpus", {"length"}},
+    {"cudnn_create", {"ran", "ok", "status", "status_value", "cudnn_message", "why", "fix"}},
+    {"verdict", {"exit_code", "name", "text"}}};
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+// The "key: value" lines of a --record file.
+key_values record_lines(const std::string& path) {
+  std::ifstream in(path);
+  key_values kv;
+  for (std::string line; std::getline(in, line);) {
+    std::size_t colon = line.find(": ");
+    if (colon != std::string::npos && line[0] != '#')
+      kv.items.emplace_back(line.substr(0, colon), line.substr(colon + 2));
+  }
+  return kv;
+}
+
+}  // namespace
+
+TEST_CASE("no program links cuDNN or the CUDA runtime") {
+  for (const std::string& program : {doctor, conv_forward, lstm_forward}) {
+    CAPTURE(program);
+    std::string dynamic = command_output("readelf -d '" + program + "'");
+    REQUIRE(contains(dynamic, "(NEEDED)"));  // readelf ran
+    CHECK_FALSE(contains(dynamic, "libcudnn"));
+    CHECK_FALSE(contains(dynamic, "libcudart"));
+  }
+}
+
+TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver, the GPUs and cudnnCreate") {
+  REQUIRE_FALSE(ldconfig_path_of(cudnn_file).empty());  // the real cuDNN is installed where the system finds it
+  process_result r = run(doctor);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "CUDA runtime: OK, " + cuda_version + " "));
+  CHECK(contains(r.out, "cuDNN: OK, " + cudnn_version + " "));
+  CHECK(contains(r.out, "from " + ldconfig_path_of(cudnn_file)));
+  CHECK(contains(r.out, "cuDNN " + cudnn_version + " was built for CUDA "));
+  CHECK(contains(r.out, "  " + cudnn_file + " needs "));
+  CHECK(contains(r.out, "\nGPUs: "));
+  CHECK(contains(r.out, "\ncudnnCreate: "));
+  if (has_driver) {
+    CHECK(contains(r.out, "NVIDIA driver version: "));
+    CHECK((r.exit_code == 0 || r.exit_code == 2));
+    return;
+  }
+  CHECK(contains(r.out, "no NVIDIA driver was found"));
+  CHECK(contains(r.out, "GPUs: none\n  cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"));
+  CHECK(contains(
+      r.out, "cudnnCreate: CUDNN_STATUS_NOT_INITIALIZED (" + std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)) + ")"));
+  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): cuDNN " + cudnn_version + " and the CUDA runtime " +
+                            cuda_version + " load, but no NVIDIA driver was found"));
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("with cuDNN hidden behind an empty override the doctor says so and exits 1") {
+  temp_tree empty;
+  process_result r = run(doctor, {}, with_cudnn_at(empty.root()));
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "cuDNN: UNAVAILABLE (override_failed)"));
+  CHECK(contains(r.out, "cudnnCreate: not tried: cuDNN is unavailable"));
+  CHECK(contains(r.out, "\nverdict: UNAVAILABLE (exit 1): cannot use cuDNN (override_failed)"));
+  CHECK(r.exit_code == 1);
+}
+
+#if CUDNN_MAJOR >= 9
+TEST_CASE("a sub-library's missing dependency is named, with where it was looked for") {
+  temp_tree tree;
+  const std::string fixtures = CUSHIM_FIXTURE_DIR;
+  for (const auto& entry : std::filesystem::directory_iterator(fixtures + "/cudnn_tree")) {
+    tree.copy_file(entry.path().string(), entry.path().filename().string());
+  }
+  const std::string cnn = "libcudnn_cnn.so." + std::to_string(CUDNN_MAJOR);
+  tree.copy_file(fixtures + "/cnn_needs_dependency/" + cnn, cnn);
+  process_result r = run(doctor, {}, with_cudnn_at(tree.root()));
+  INFO(r.out << r.err);
+  CHECK(contains(line_starting(r.out, "  " + cnn + " needs "), " libfakedependency.so"));
+  CHECK(contains(r.out, "    MISSING libfakedependency.so, looked in: "));
+  CHECK(contains(r.out, "a cuDNN library lacks a dependency"));
+  CHECK(r.exit_code == 2);
+}
+#endif
+
+TEST_CASE("--search-dir folders are searched first") {
+  temp_tree first;
+  process_result r = run(doctor, {"--search-dir", first.root()});
+  INFO(r.out);
+  CHECK(contains(r.out, "1. options.search_dirs[0]: " + first.root() + "/" + cudnn_file + " -> absent"));
+}
+
+TEST_CASE("--json: cushim's explain_json() under \"cushim\", the doctor's checks beside it") {
+  process_result r = run(doctor, {"--json"});
+  INFO(r.out << r.err);
+  key_values json = parsed_json(r.out);
+  CHECK(json.get("doctor_schema") == "1");
+  CHECK(json.get("cushim.schema") == "1");
+  CHECK(json.get("cushim.libraries[0].library") == quoted("cudart"));
+  CHECK(json.get("cushim.libraries[1].library") == quoted("cudnn"));
+  CHECK(json.get("cushim.libraries[1].available") == "true");
+  CHECK(json.get("cushim.libraries[1].version") == std::to_string(CUDNN_VERSION));
+  CHECK(json.get("cushim.libraries[1].path") == quoted(ldconfig_path_of(cudnn_file)));
+  for (const auto& [object, members] : doctor_fields) {
+    for (const std::string& member : members) {
+      std::string key = object + "." + member;
+      CHECK_MESSAGE(json.has(key), key);
+    }
+  }
+  CHECK(json.get("dependencies[0].file_name") == quoted(cudnn_file));
+  CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
+  if (has_driver) return;
+  CHECK(json.get("cushim.driver.found") == "false");
+  CHECK(json.get("gpu_query.call") == quoted("cudaGetDeviceCount"));
+  CHECK(json.get("gpu_query.error") == quoted("cudaErrorInsufficientDriver"));
+  CHECK(json.get("gpus.length") == "0");
+  CHECK(json.get("cudnn_create.ok") == "false");
+  CHECK(json.get("cudnn_create.status") == quoted("CUDNN_STATUS_NOT_INITIALIZED"));
+  CHECK(json.get("verdict.name") == quoted("usable_with_warnings"));
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verdict") {
+  temp_tree empty;
+  process_result r = run(doctor, {"--json"}, with_cudnn_at(empty.root()));
+  key_values json = parsed_json(r.out);
+  CHECK(json.get("cushim.libraries[1].available") == "false");
+  CHECK(json.get("cushim.libraries[1].code") == quoted("override_failed"));
+  CHECK(json.get("dependencies.length") == "0");
+  CHECK(json.get("cudnn_create.ran") == "false");
+  CHECK(json.get("verdict.exit_code") == "1");
+  CHECK(json.get("verdict.name") == quoted("unavailable"));
+  CHECK(r.exit_code == 1);
+}
+
+TEST_CASE("--record writes the environment record: date, OS, driver, libraries, headers, paths") {
+  temp_tree tree;
+  std::string file = tree.path("environment_versions.txt");
+  process_result r = run(doctor, {"--record", file});
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "\nverdict: "));  // the report still goes to stdout
+  key_values record = record_lines(file);
+  INFO(command_output("cat '" + file + "'"));
+  CHECK(std::regex_match(record.get("date"), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  utsname u{};
+  REQUIRE(uname(&u) == 0);
+  CHECK(record.get("os").rfind(std::string(u.sysname) + " " + u.release + " ", 0) == 0);
+  CHECK(record.has("distribution"));
+  CHECK(record.get("cuda_runtime") == cuda_version);
+  CHECK(record.get("cudnn") == cudnn_version);
+  CHECK(record.get("headers_cuda_runtime") == cuda_version);
+  CHECK(record.get("headers_cudnn") == cudnn_version);
+  CHECK(record.get("cudnn_path") == ldconfig_path_of(cudnn_file));
+  CHECK(record.has("cuda_runtime_path"));
+  CHECK(record.has("cudnn_built_for_cuda"));
+  CHECK(record.has("cushim"));
+  CHECK(record.get("verdict").find("(exit " + std::to_string(r.exit_code) + ")") != std::string::npos);
+  if (has_driver) return;
+  CHECK(record.get("nvidia_driver") == "not found");
+  CHECK(record.get("nvidia_driver_path") == "");
+  CHECK(record.get("gpus") == "0");
+  CHECK(record.get("cudnn_create") == "CUDNN_STATUS_NOT_INITIALIZED");
+  CHECK(record.get("verdict") == "usable_with_warnings (exit 2)");
+}
+
+TEST_CASE("--record to a folder that does not exist: exit 73 and why") {
+  temp_tree tree;
+  process_result r = run(doctor, {"--record", tree.path("missing/record.txt")});
+  CHECK(r.exit_code == 73);
+  CHECK(contains(r.err, "cannot write the record to " + tree.path("missing/record.txt")));
+}
+
+TEST_CASE("the doctor's command line: --help exits 0, anything it does not know exits 64") {
+  process_result help = run(doctor, {"--help"});
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.rfind("usage: cushim-doctor", 0) == 0);
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--bogus"}, {"--record"}, {"--search-dir"}, {"--json", "extra"}}) {
+    CAPTURE(args.front());
+    process_result r = run(doctor, args);
+    CHECK(r.exit_code == 64);
+    CHECK(contains(r.err, "usage: cushim-doctor"));
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("without a usable GPU the examples exit 3 and explain why") {
+  if (has_driver) {
+    MESSAGE("this machine has an NVIDIA driver: the examples run for real (next test)");
+    return;
+  }
+  for (const std::string& program : {conv_forward, lstm_forward}) {
+    CAPTURE(program);
+    process_result r = run(program);
+    CHECK(r.exit_code == 3);
+    CHECK(contains(r.err, ": no usable GPU or cuDNN: cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
+    CHECK(contains(r.err, "no NVIDIA driver was found"));
+  }
+}
+
+TEST_CASE("on a machine with a GPU the examples match the CPU reference") {
+  if (!has_driver) {
+    MESSAGE("no NVIDIA driver on this machine: the examples cannot compute (previous test)");
+    return;
+  }
+  for (const std::string& program : {conv_forward, lstm_forward}) {
+    CAPTURE(program);
+    process_result r = run(program);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "max abs error"));
+  }
+}
+
+TEST_CASE("with cuDNN hidden the examples exit 3 and name cuDNN") {
+  temp_tree empty;
+  for (const std::string& program : {conv_forward, lstm_forward}) {
+    CAPTURE(program);
+    process_result r = run(program, {}, with_cudnn_at(empty.root()));
+    CHECK(r.exit_code == 3);
+    CHECK(contains(r.err, ": no usable GPU or cuDNN: cuDNN is unavailable (override_failed)"));
+    CHECK(contains(r.err, "cuDNN: UNAVAILABLE (override_failed)"));  // cushim's explanation follows
+  }
+}
+
+TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
+  for (const std::string& program : {conv_forward, lstm_forward}) {
+    CAPTURE(program);
+    process_result help = run(program, {"--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(contains(help.out, "usage: "));
+    process_result bad = run(program, {"--bogus"});
+    CHECK(bad.exit_code == 64);
+    CHECK(contains(bad.err, "usage: "));
+  }
+}
