@@ -1,5 +1,6 @@
 # Finds cuda_runtime_api.h and cudnn.h (headers only: cushim never links the libraries) and reads
 # their versions. Hints, in order: CUDNN_INCLUDE_DIR, CUDNN_ROOT, CUDAToolkit_ROOT, /usr/local/cuda.
+# The search itself is cmake/cushimNvidiaHeaders.cmake, which the installed package uses as well.
 set(CUDAToolkit_ROOT "${CUDAToolkit_ROOT}" CACHE PATH "CUDA toolkit root (headers)")
 if(NOT CUDAToolkit_ROOT AND DEFINED ENV{CUDAToolkit_ROOT})
   set(CUDAToolkit_ROOT "$ENV{CUDAToolkit_ROOT}")
@@ -11,18 +12,10 @@ if(NOT CUDNN_ROOT AND DEFINED ENV{CUDNN_ROOT})
   set(CUDNN_ROOT "$ENV{CUDNN_ROOT}")
 endif()
 
-find_path(CUSHIM_CUDA_INCLUDE_DIR cuda_runtime_api.h
-  HINTS ${CUDAToolkit_ROOT}/include ${CUDAToolkit_ROOT}/targets/x86_64-linux/include NO_DEFAULT_PATH)
-find_path(CUSHIM_CUDNN_INCLUDE_DIR cudnn_version.h
-  HINTS ${CUDNN_INCLUDE_DIR} ${CUDNN_ROOT}/include ${CUDAToolkit_ROOT}/include NO_DEFAULT_PATH)
-
-if(NOT CUSHIM_CUDA_INCLUDE_DIR)
-  message(FATAL_ERROR "cushim: cuda_runtime_api.h not found under ${CUDAToolkit_ROOT}/include. "
-    "cushim needs the CUDA toolkit headers (not its libraries): pass -DCUDAToolkit_ROOT=<toolkit root>.")
-endif()
-if(NOT CUSHIM_CUDNN_INCLUDE_DIR)
-  message(FATAL_ERROR "cushim: cudnn_version.h not found (looked in CUDNN_INCLUDE_DIR='${CUDNN_INCLUDE_DIR}', "
-    "CUDNN_ROOT='${CUDNN_ROOT}'/include, ${CUDAToolkit_ROOT}/include). Pass -DCUDNN_INCLUDE_DIR=<folder with cudnn.h>.")
+include(${CMAKE_CURRENT_LIST_DIR}/cushimNvidiaHeaders.cmake)
+cushim_locate_nvidia_headers()
+if(CUSHIM_NVIDIA_HEADERS_ERROR)
+  message(FATAL_ERROR "${CUSHIM_NVIDIA_HEADERS_ERROR}")
 endif()
 
 file(STRINGS ${CUSHIM_CUDNN_INCLUDE_DIR}/cudnn_version.h _cushim_cudnn_lines REGEX "^#define CUDNN_(MAJOR|MINOR|PATCHLEVEL) ")
