@@ -139,10 +139,10 @@ TEST_CASE("sub-library versions come from the file name or the exported version 
   CHECK(cudnn_version_from_file_name("/x/libcudnn_ops.so.9.1") == 0);
   CHECK(cudnn_version_of_file(
             std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_graph.so." + std::to_string(CUDNN_MAJOR),
-            "graph") == CUDNN_VERSION);
+            "cudnn_graph_version") == CUDNN_VERSION);
   CHECK(cudnn_version_of_file(
-            std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_ops.so." + std::to_string(CUDNN_MAJOR), "ops") ==
-        CUDNN_VERSION);
+            std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_ops.so." + std::to_string(CUDNN_MAJOR),
+            "cudnn_ops_infer_version") == CUDNN_VERSION);
 }
 
 TEST_CASE("bounded C strings: terminated within the limit, or refused") {

@@ -34,7 +34,7 @@ inline const char* driver_file_name() { return "libcuda.so.1"; }
 inline std::vector<candidate> driver_candidates() {
   candidate_list list(driver_file_name());
   list.add_list("LD_LIBRARY_PATH", platform::get_environment("LD_LIBRARY_PATH"));
-  for (std::string& path : ld_so_cache_paths(read_small_file("/etc/ld.so.cache"), driver_file_name())) {
+  for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), driver_file_name())) {
     list.add_file("ld.so.cache", std::move(path));
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);

@@ -2,6 +2,7 @@
 // alone: names the dependency it cannot find, the file that needs it and the folders searched.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,7 @@ inline bool loadable_here(const std::string& path, std::string& why_not) {
 class elf_dependency_resolver {
  public:
   // The system's view: /etc/ld.so.cache and the absolute entries of LD_LIBRARY_PATH.
-  elf_dependency_resolver() : cache_(read_small_file("/etc/ld.so.cache")) {
+  elf_dependency_resolver() : cache_(system_ld_so_cache()) {
     if (const char* value = platform::get_environment("LD_LIBRARY_PATH")) {
       for (const path_entry& e : split_path_list(value)) {
         if (e.kind == entry_kind::absolute) library_path_.push_back(e.text);
@@ -71,7 +72,7 @@ class elf_dependency_resolver {
                      std::vector<std::string>& searched) const {
     if (name.find('/') != std::string::npos)
       return platform::check_file(name).state == platform::file_state::regular ? name : "";
-    std::string loaded = platform::loaded_copy_path(name);
+    std::string loaded = loaded_copy(name);
     if (!loaded.empty()) return loaded;
     std::string origin = parent_dir(requester_path);
     std::vector<std::string> dirs;
@@ -82,38 +83,43 @@ class elf_dependency_resolver {
     for (const std::string& d : requester.runpath) dirs.push_back(expand_origin(d, origin));
     std::string found = first_loadable(dirs, name, searched);
     if (!found.empty()) return found;
-    for (const std::string& path : ld_so_cache_paths(cache_, name)) {
+    std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
+    for (const std::string& path : cached) {
       if (accept(path, "ld.so.cache: ", searched)) return path;
     }
-    if (ld_so_cache_paths(cache_, name).empty()) searched.push_back("ld.so.cache: no entry");
+    if (cached.empty()) searched.push_back("ld.so.cache: no entry");
     return first_loadable(system_library_dirs(), name, searched);
   }
 
   // Every DT_NEEDED of `path` and of what they need in turn that the loader would not find.
+  // Results are kept per file, so checking seven sub-libraries walks their shared
+  // dependencies once; libraries already in the process are not descended into.
   std::vector<missing_dependency> missing(const std::string& path) const {
+    std::string canonical = platform::canonical_path(path);
+    auto known = closure_.find(canonical);
+    if (known != closure_.end()) return known->second;
+    closure_[canonical] = {};  // a cycle back to this file adds nothing
+    if (closure_.size() > max_files) return {};
     std::vector<missing_dependency> result;
-    std::vector<std::string> visited, queue{path};
-    while (!queue.empty() && visited.size() < max_files) {
-      std::string current = queue.back();
-      queue.pop_back();
-      std::string canonical = platform::canonical_path(current);
-      bool seen = false;
-      for (const std::string& v : visited) seen = seen || v == canonical;
-      if (seen) continue;
-      visited.push_back(canonical);
-      platform::file_source file(current);
-      elf_info info = read_elf(file);
-      if (info.error != elf_error::none) continue;
+    platform::file_source file(path);
+    elf_info info = read_elf(file);
+    if (info.error == elf_error::none) {
       for (const std::string& name : info.needed) {
         std::vector<std::string> searched;
-        std::string found = locate(name, info, current, searched);
+        std::string found = locate(name, info, path, searched);
         if (found.empty()) {
-          result.push_back({current, name, std::move(searched)});
-        } else {
-          queue.push_back(found);
+          result.push_back({path, name, std::move(searched)});
+        } else if (!is_loaded(found)) {
+          for (missing_dependency& m : missing(found)) {
+            bool listed = false;  // two paths to one broken library name it once
+            for (const missing_dependency& r : result)
+              listed = listed || (r.needed_by == m.needed_by && r.name == m.name);
+            if (!listed) result.push_back(std::move(m));
+          }
         }
       }
     }
+    closure_[canonical] = result;
     return result;
   }
 
@@ -140,8 +146,24 @@ class elf_dependency_resolver {
     return false;
   }
 
+  // A library already in the process under this soname, asked once per name.
+  std::string loaded_copy(const std::string& name) const {
+    auto known = loaded_.find(name);
+    if (known != loaded_.end()) return known->second;
+    return loaded_[name] = platform::loaded_copy_path(name);
+  }
+
+  bool is_loaded(const std::string& path) const {
+    for (const auto& entry : loaded_) {
+      if (entry.second == path) return true;
+    }
+    return false;
+  }
+
   std::string cache_;
   std::vector<std::string> library_path_;
+  mutable std::map<std::string, std::vector<missing_dependency>> closure_;
+  mutable std::map<std::string, std::string> loaded_;
 };
 
 inline std::string describe(const missing_dependency& m) {

@@ -36,7 +36,8 @@ inline std::string read_c_string(const std::string& bytes, std::size_t base, std
   return bytes.substr(at, end - at);
 }
 
-// Paths the cache lists for `soname`, in the cache's order (the order ld.so tries them).
+// Paths the cache lists for `soname`, in the cache's order (the order ld.so tries them). Names
+// are compared in place: a lookup allocates only for the entries that match.
 inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, const std::string& soname,
                                                   std::uint32_t required_flags = ld_cache_required_flags) {
   static const char new_magic[] = "glibc-ld.so.cache1.1";
@@ -50,9 +51,10 @@ inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, cons
   if (count > (bytes.size() - base - header_size) / entry_size) return paths;
   for (std::uint64_t i = 0; i < count; ++i) {
     std::size_t entry = base + header_size + std::size_t(i) * entry_size;
-    std::uint32_t flags = read_u32(bytes, entry);
-    if ((flags & 0xffff) != required_flags) continue;
-    if (read_c_string(bytes, base, read_u32(bytes, entry + 4)) != soname) continue;
+    if ((read_u32(bytes, entry) & 0xffff) != required_flags) continue;
+    std::size_t key = base + read_u32(bytes, entry + 4);
+    if (key >= bytes.size() || bytes.size() - key <= soname.size()) continue;
+    if (bytes.compare(key, soname.size(), soname) != 0 || bytes[key + soname.size()] != '\0') continue;
     std::string path = read_c_string(bytes, base, read_u32(bytes, entry + 8));
     if (!path.empty()) paths.push_back(std::move(path));
   }
@@ -69,6 +71,12 @@ inline std::string read_small_file(const char* path, std::size_t limit = std::si
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && bytes.size() < limit) bytes.append(buf, n);
   std::fclose(f);
   return bytes.size() <= limit ? bytes : std::string();
+}
+
+// /etc/ld.so.cache as this process found it, read once.
+inline const std::string& system_ld_so_cache() {
+  static const std::string bytes = read_small_file("/etc/ld.so.cache");
+  return bytes;
 }
 
 }  // namespace detail

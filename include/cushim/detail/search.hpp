@@ -142,7 +142,7 @@ inline std::vector<candidate> search_candidates(const library_spec& spec, const 
   // The system's own search by soname, done here so the file is loaded by absolute path and an
   // empty or relative LD_LIBRARY_PATH entry can never make it the current directory.
   list.add_list("LD_LIBRARY_PATH", platform::get_environment("LD_LIBRARY_PATH"));
-  for (std::string& path : ld_so_cache_paths(read_small_file("/etc/ld.so.cache"), spec.file_name)) {
+  for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), spec.file_name)) {
     list.add_file("ld.so.cache", std::move(path));
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);

@@ -124,6 +124,21 @@ struct fallback {
 }  // namespace detail
 }  // namespace cushim
 
+// The order of the hot-path load. x86-64 gives every load acquire semantics in hardware, while
+// g++ 12 treats an acquire load as a barrier and then copies a call's stack arguments before
+// the tail jump (25 extra instructions for cudnnConvolutionForward, BENCHMARKS.md). Elsewhere,
+// and under ThreadSanitizer (which checks the C++ model, not the hardware), it stays acquire.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUSHIM_UNDER_TSAN 1
+#endif
+#endif
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(__SANITIZE_THREAD__) && !defined(CUSHIM_UNDER_TSAN)
+#define CUSHIM_SLOT_LOAD_ORDER std::memory_order_relaxed
+#else
+#define CUSHIM_SLOT_LOAD_ORDER std::memory_order_acquire
+#endif
+
 // One stub per table line, at global scope. Internal names start with cushim_ so that no
 // parameter name from NVIDIA's headers can shadow them.
 #define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, sublib)                                         \
@@ -148,7 +163,7 @@ struct fallback {
     }                                                                                                          \
   }                                                                                                            \
   }                                                                                                            \
-  extern "C" ret conv name params { return cushim_stub_##name::cushim_slot.load(std::memory_order_acquire) args; }
+  extern "C" ret conv name params { return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args; }
 
 #define CUSHIM_CUDNN(ret, name, params, args, sublib) \
   CUSHIM_DEFINE_STUB(::cushim::library::cudnn, CUDNNWINAPI, ret, name, params, args, #sublib)
@@ -172,3 +187,4 @@ struct fallback {
 #undef CUSHIM_CUDART_core
 #undef CUSHIM_CUDART_full
 #undef CUSHIM_DEFINE_STUB
+#undef CUSHIM_SLOT_LOAD_ORDER

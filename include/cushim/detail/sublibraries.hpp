@@ -15,22 +15,25 @@ namespace cushim {
 namespace detail {
 
 struct sublibrary_spec {
-  const char* name;  // as in the file name and the tables' sub-library column
-  bool root;         // every other sub-library and every call needs it
+  const char* name;            // as in the file name and the tables' sub-library column
+  bool root;                   // every other sub-library and every call needs it
+  const char* version_symbol;  // a 4-byte 0x00MMmmpp word it exports, or nullptr
 };
 
 inline std::vector<sublibrary_spec> cudnn_sublibrary_specs(int major) {
   if (major == 8) {
-    return {{"ops_infer", true},  {"ops_train", false}, {"cnn_infer", false},
-            {"cnn_train", false}, {"adv_infer", false}, {"adv_train", false}};
+    return {{"ops_infer", true, "cudnn_ops_infer_version"},  {"ops_train", false, "cudnn_ops_train_version"},
+            {"cnn_infer", false, "cudnn_cnn_infer_version"}, {"cnn_train", false, "cudnn_cnn_train_version"},
+            {"adv_infer", false, "cudnn_adv_infer_version"}, {"adv_train", false, "cudnn_adv_train_version"}};
   }
-  return {{"graph", true},
-          {"ops", false},
-          {"cnn", false},
-          {"adv", false},
-          {"heuristic", false},
-          {"engines_precompiled", false},
-          {"engines_runtime_compiled", false}};
+  // Of cuDNN 9's sub-libraries only these three export a version word (9.19, checked with nm).
+  return {{"graph", true, "cudnn_graph_version"},
+          {"ops", false, "cudnn_ops_infer_version"},
+          {"cnn", false, nullptr},
+          {"adv", false, "cudnn_adv_infer_version"},
+          {"heuristic", false, nullptr},
+          {"engines_precompiled", false, nullptr},
+          {"engines_runtime_compiled", false, nullptr}};
 }
 
 inline std::string sublibrary_file_name(const char* name, int major) {
@@ -57,19 +60,14 @@ inline long cudnn_version_from_file_name(const std::string& path) {
   return count == 3 ? encode_cudnn_version(parts[0], parts[1], parts[2]) : 0;
 }
 
-// cuDNN 9 sub-libraries export their version as 4 bytes 0x00MMmmpp (cudnn_graph_version,
-// cudnn_ops_infer_version, ...); read from the file, nothing is run.
-inline long cudnn_version_of_file(const std::string& path, const char* name) {
+// The version in the real file's name, else the exported version word, read from the file:
+// nothing is run.
+inline long cudnn_version_of_file(const std::string& path, const char* version_symbol) {
   if (long v = cudnn_version_from_file_name(platform::canonical_path(path))) return v;
+  std::uint32_t packed = 0;
   platform::file_source file(path);
-  for (const std::string& symbol :
-       {std::string("cudnn_") + name + "_version", std::string("cudnn_") + name + "_infer_version"}) {
-    std::uint32_t packed = 0;
-    if (read_elf_symbol_bytes(file, symbol, &packed, sizeof packed)) {
-      return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
-    }
-  }
-  return 0;
+  if (!version_symbol || !read_elf_symbol_bytes(file, version_symbol, &packed, sizeof packed)) return 0;
+  return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
 }
 
 inline std::string cudnn_version_text(long v) { return v ? format_version(decode_cudnn_version(v), true) : "unknown"; }
@@ -86,8 +84,12 @@ inline sublibrary inspect_sublibrary(const sublibrary_spec& spec, int major, con
   std::string sibling = join_path(parent_dir(main_path), s.file_name);
   std::string why_not;
   bool sibling_ok = loadable_here(sibling, why_not);
-  long by_name_version = by_name.empty() ? 0 : cudnn_version_of_file(by_name, spec.name);
-  long sibling_version = sibling_ok ? cudnn_version_of_file(sibling, spec.name) : 0;
+  long by_name_version = by_name.empty() ? 0 : cudnn_version_of_file(by_name, spec.version_symbol);
+  bool same_file =
+      sibling_ok && !by_name.empty() && platform::canonical_path(sibling) == platform::canonical_path(by_name);
+  long sibling_version = !sibling_ok ? 0
+                         : same_file ? by_name_version
+                                     : cudnn_version_of_file(sibling, spec.version_symbol);
   // cuDNN's own load wins unless it would miss the file or pick another version than the copy
   // beside the main library.
   bool use_sibling =
