@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/fallback_checker.hpp"
 #include "support/temp_tree.hpp"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
@@ -21,42 +22,6 @@ namespace {
 const test_support::temp_tree folder;  // stays empty; removed at exit
 
 std::string empty_folder() { return folder.root(); }
-
-const char* cudnn_text = "cushim: cuDNN is unavailable; cushim::explain() says why and what to do";
-const char* cudart_text = "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do";
-
-struct fallback_checker {
-  std::vector<std::string> failures;
-  int checked = 0;
-
-  // Null pointers and zeros: a fallback must not touch what it is given.
-  template <class R, class... A>
-  void operator()(const char* name, R (*function)(A...)) {
-    ++checked;
-    if constexpr (std::is_void_v<R>) {
-      function(A{}...);
-    } else {
-      R result = function(A{}...);
-      if (!expected(name, result)) failures.push_back(name);
-    }
-  }
-
-  template <class R>
-  bool expected(const char* name, R result) {
-    if constexpr (std::is_same_v<R, cudnnStatus_t>) {
-      return result == CUDNN_STATUS_NOT_INITIALIZED;
-    } else if constexpr (std::is_same_v<R, cudaError_t>) {
-      return result == cudaErrorSharedObjectInitFailed;
-    } else if constexpr (std::is_same_v<R, const char*>) {
-      return std::strcmp(result, std::strncmp(name, "cudnn", 5) == 0 ? cudnn_text : cudart_text) == 0;
-    } else if constexpr (std::is_same_v<R, std::size_t>) {
-      return result == 0;
-    } else {
-      R zero{};
-      return std::memcmp(&result, &zero, sizeof(R)) == 0;
-    }
-  }
-};
 
 }  // namespace
 
@@ -83,14 +48,8 @@ TEST_CASE("an override to an empty folder makes both libraries unavailable, with
 
 TEST_CASE("every stub returns its fallback, again and again") {
   for (int round = 0; round < 2; ++round) {
-    fallback_checker check;
     int table_lines = 0;
-#define CUSHIM_CUDNN(ret, name, params, args, sublib) (++table_lines, check(#name, &name));
-#define CUSHIM_CUDART(tier, ret, name, params, args) (++table_lines, check(#name, &name));
-#include CUSHIM_CUDNN_TABLE
-#include CUSHIM_CUDART_TABLE
-#undef CUSHIM_CUDNN
-#undef CUSHIM_CUDART
+    test_support::fallback_checker check = test_support::check_every_stub(table_lines);
     for (const std::string& name : check.failures) FAIL_CHECK(name << " did not return its fallback");
     CHECK(check.checked == table_lines);
     CHECK(check.checked > 480);
@@ -110,8 +69,8 @@ TEST_CASE("count and version queries report 0; size_t queries return 0") {
   cudnnHandle_t handle = nullptr;
   CHECK(cudnnCreate(&handle) == CUDNN_STATUS_NOT_INITIALIZED);
   CHECK(handle == nullptr);
-  CHECK(std::string(cudnnGetErrorString(CUDNN_STATUS_SUCCESS)) == cudnn_text);
-  CHECK(std::string(cudaGetErrorString(cudaSuccess)) == cudart_text);
+  CHECK(std::string(cudnnGetErrorString(CUDNN_STATUS_SUCCESS)) == test_support::cudnn_text);
+  CHECK(std::string(cudaGetErrorString(cudaSuccess)) == test_support::cudart_text);
 }
 
 #if CUDNN_MAJOR >= 9
@@ -119,7 +78,7 @@ TEST_CASE("cudnnGetLastErrorString writes the explanation pointer into the calle
   char small[16];
   std::memset(small, 'x', sizeof small);
   cudnnGetLastErrorString(small, sizeof small);
-  CHECK(std::string(small) == std::string(cudnn_text).substr(0, 15));
+  CHECK(std::string(small) == std::string(test_support::cudnn_text).substr(0, 15));
   cudnnGetLastErrorString(nullptr, 100);  // tolerated
 }
 #endif

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/fallback_checker.hpp"
 #include "support/win_probe.hpp"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
@@ -18,39 +19,6 @@
 namespace {
 
 const win_test::temp_dir folder;  // stays empty
-
-const char* cudnn_text = "cushim: cuDNN is unavailable; cushim::explain() says why and what to do";
-const char* cudart_text = "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do";
-
-// Calls each function with null pointers and zeros and compares what it returns with the fallback.
-struct fallback_checker {
-  std::vector<std::string> failures;
-  int checked = 0;
-
-  template <class R, class... A>
-  void operator()(const char* name, R (*function)(A...)) {
-    ++checked;
-    if constexpr (std::is_void_v<R>) {
-      function(A{}...);
-    } else if (!expected(name, function(A{}...))) {
-      failures.push_back(name);
-    }
-  }
-
-  template <class R>
-  bool expected(const char* name, R result) {
-    if constexpr (std::is_same_v<R, cudnnStatus_t>) {
-      return result == CUDNN_STATUS_NOT_INITIALIZED;
-    } else if constexpr (std::is_same_v<R, cudaError_t>) {
-      return result == cudaErrorSharedObjectInitFailed;
-    } else if constexpr (std::is_same_v<R, const char*>) {
-      return std::strcmp(result, std::strncmp(name, "cudnn", 5) == 0 ? cudnn_text : cudart_text) == 0;
-    } else {
-      R zero{};
-      return std::memcmp(&result, &zero, sizeof(R)) == 0;
-    }
-  }
-};
 
 }  // namespace
 
@@ -74,14 +42,8 @@ TEST_CASE("an override to an empty folder makes both libraries unavailable, with
 
 TEST_CASE("every stub returns its fallback, again and again") {
   for (int round = 0; round < 2; ++round) {
-    fallback_checker check;
     int table_lines = 0;
-#define CUSHIM_CUDNN(ret, name, params, args, sublib) (++table_lines, check(#name, &name));
-#define CUSHIM_CUDART(tier, ret, name, params, args) (++table_lines, check(#name, &name));
-#include CUSHIM_CUDNN_TABLE
-#include CUSHIM_CUDART_TABLE
-#undef CUSHIM_CUDNN
-#undef CUSHIM_CUDART
+    test_support::fallback_checker check = test_support::check_every_stub(table_lines);
     for (const std::string& name : check.failures) FAIL_CHECK(name << " did not return its fallback");
     CHECK(check.checked == table_lines);
     CHECK(check.checked > 480);

@@ -119,18 +119,23 @@ inline void add_pip_layouts(candidate_list& list, const char* variable, const ch
   }
 }
 
-#ifndef _WIN32
-inline std::vector<candidate> search_candidates(const library_spec& spec, const search_inputs& in) {
-  candidate_list list(spec.file_name);
+// Rules 3 and 4 of both platforms: the caller's folders, CUSHIM_SEARCH_PATH, the executable's
+// folder and that of the module holding cushim.
+inline void add_leading_rules(candidate_list& list, const search_inputs& in) {
   std::size_t i = 0;
   for (const std::string& dir : *in.search_dirs) list.add_dir("options.search_dirs[" + std::to_string(i++) + "]", dir);
-  auto env = [&](const char* name) { return in.use_environment ? platform::get_environment(name) : nullptr; };
-  list.add_list("CUSHIM_SEARCH_PATH", env("CUSHIM_SEARCH_PATH"));
-
+  if (in.use_environment) list.add_list("CUSHIM_SEARCH_PATH", platform::get_environment("CUSHIM_SEARCH_PATH"));
   std::string exe_dir = parent_dir(in.executable_path);
   if (!exe_dir.empty()) list.add_dir("executable's folder", exe_dir);
   std::string module_dir = parent_dir(in.module_path);
   if (!module_dir.empty() && module_dir != exe_dir) list.add_dir("cushim module's folder", module_dir);
+}
+
+#ifndef _WIN32
+inline std::vector<candidate> search_candidates(const library_spec& spec, const search_inputs& in) {
+  candidate_list list(spec.file_name);
+  add_leading_rules(list, in);
+  auto env = [&](const char* name) { return in.use_environment ? platform::get_environment(name) : nullptr; };
 
   for (const char* variable : spec.home_variables) list.add_root(variable, env(variable));
   if (const char* conda = env("CONDA_PREFIX"); conda && is_absolute_path(conda)) {

@@ -116,15 +116,8 @@ inline void add_program_files(candidate_list& list, const library_spec& spec, co
 
 inline std::vector<candidate> search_candidates(const library_spec& spec, const search_inputs& in) {
   candidate_list list(spec.file_name);
-  std::size_t i = 0;
-  for (const std::string& dir : *in.search_dirs) list.add_dir("options.search_dirs[" + std::to_string(i++) + "]", dir);
+  add_leading_rules(list, in);
   auto env = [&](const char* name) { return in.use_environment ? platform::get_environment(name) : nullptr; };
-  list.add_list("CUSHIM_SEARCH_PATH", env("CUSHIM_SEARCH_PATH"));
-
-  std::string exe_dir = parent_dir(in.executable_path);
-  if (!exe_dir.empty()) list.add_dir("executable's folder", exe_dir);
-  std::string module_dir = parent_dir(in.module_path);
-  if (!module_dir.empty() && module_dir != exe_dir) list.add_dir("cushim module's folder", module_dir);
 
   if (spec.lib == library::cudnn) {
     for (const char* variable : {"CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT_DIR"}) {
