@@ -2,7 +2,7 @@
 // prints what cushim saw as key=value lines, for test_search_order and test_threads.
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
-//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
+//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log] [--json]
 //                [--call-convolution]
 //                [--mode status | --mode threads N]
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
@@ -31,6 +31,7 @@ struct arguments {
   bool call_convolution = false;
   bool log_to_stderr = false;
   bool explain_from_log = false;
+  bool print_json = false;
   bool threads_mode = false;
   int thread_count = 0;
 };
@@ -62,6 +63,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       continue;
     } else if (arg == "--log") {
       a.log_to_stderr = true;
+      continue;
+    } else if (arg == "--json") {
+      a.print_json = true;
       continue;
     } else if (arg == "--explain-from-log") {
       a.explain_from_log = true;
@@ -163,6 +167,7 @@ int run_status(const arguments& a) {
     std::cout << "cudnnConvolutionForward=" << int(conv) << '\n';
   }
   std::cout << "--- explain\n" << cushim::explain();
+  if (a.print_json) std::cout << "--- json\n" << cushim::explain_json() << '\n';
   return 0;
 }
 

@@ -1,0 +1,75 @@
+// Search lists as people's machines have them: very long, full of empty, relative, duplicate and
+// non-UTF-8 entries. The search must stay correct, report what it skipped, and finish quickly.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/probe.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace test_support;
+
+namespace {
+
+std::size_t count_outcome(const probe_output& out, const std::string& outcome) {
+  std::size_t n = 0;
+  for (const attempt_line& a : attempts_of(out)) n += a.outcome == outcome;
+  return n;
+}
+
+}  // namespace
+
+// Short entries: one environment string may hold at most 128 KiB (MAX_ARG_STRLEN).
+std::string long_list(const temp_tree& tree, int entries) {
+  std::string list;
+  for (int i = 0; i < entries; ++i) {
+    switch (i % 4) {
+      case 0: list += "/n" + std::to_string(i); break;
+      case 1: break;  // empty
+      case 2: list += "r"; break;
+      case 3: list += tree.root(); break;  // the same folder again and again
+    }
+    list += ':';
+  }
+  return list;
+}
+
+TEST_CASE("10,000 entries: absent, empty, relative and duplicate; the real library still wins") {
+  temp_tree tree;
+  probe_call call;
+  call.env["CUSHIM_SEARCH_PATH"] = long_list(tree, 10000);
+  call.env["LD_LIBRARY_PATH"] = long_list(tree, 1000);
+  probe_output out = run_probe(call);
+  check_real_cudnn_from_cache(out);
+  CHECK(count_outcome(out, "skipped_empty") == 2500 + 1 + 250 + 1);  // each list ends with ':'
+  CHECK(count_outcome(out, "skipped_relative") == 2500 + 250);
+  CHECK(count_outcome(out, "folder_absent") == 2500);
+  // The tree's folder is absent once; every later mention of it, and LD_LIBRARY_PATH's copies
+  // of the CUSHIM_SEARCH_PATH entries, are the same files again.
+  CHECK(count_outcome(out, "duplicate") == 2499 + 250 + 250);
+}
+
+TEST_CASE("a 32,767-character entry and non-UTF-8 bytes are looked at, reported, and kept valid in JSON") {
+  temp_tree tree;
+  std::string long_entry = "/" + std::string(32766, 'x');
+  std::string latin1 = tree.make_dirs(std::string("caf\xe9"));  // a Latin-1 byte, not UTF-8
+  tree.copy_file(fixture("cudnn_good"), std::string("caf\xe9/") + cudnn_file);
+  probe_call call;
+  call.env["CUSHIM_SEARCH_PATH"] = long_entry + ":" + latin1;
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.path") == latin1 + "/" + cudnn_file);
+  CHECK(out.get("cudnn.identity") == "cudnn_good");
+  std::vector<attempt_line> attempts = attempts_of(out);
+  REQUIRE(attempts.size() >= 2);
+  CHECK(attempts[0].path == long_entry + "/" + cudnn_file);
+  CHECK(attempts[0].outcome != "loaded");
+
+  call.args = {"--json"};
+  probe_output with_json = run_probe(call);
+  std::string json = with_json.text.substr(with_json.text.find("--- json\n"));
+  CHECK(json.find("caf\\ufffd/" + cudnn_file) != std::string::npos);
+  CHECK(json.find("caf\xe9") == std::string::npos);
+}
