@@ -1,6 +1,6 @@
 // First calls from many threads at once: each library is searched exactly once and every thread
-// sees the same result for the same function. cushim_probe --mode threads 32 does the racing in a
-// fresh process (loading happens once a process); each scenario runs several times because a
+// sees the same result for the same function. cushim_probe --mode threads N (32, then 64) does the
+// racing in a fresh process (loading happens once a process); each scenario runs several times because a
 // race shows up only sometimes.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cudnn.h>
@@ -40,10 +40,12 @@ struct expected {
 };
 
 void race(const test_support::environment& env, const expected& want) {
-  for (int run = 1; run <= runs_per_scenario; ++run) {
+  for (int run = 1; run <= 2 * runs_per_scenario; ++run) {
+    const char* threads = run % 2 ? "32" : "64";
     CAPTURE(run);
+    CAPTURE(threads);
     test_support::probe_call call;
-    call.args = {"--mode", "threads", "32"};
+    call.args = {"--mode", "threads", threads};
     call.env = env;
     test_support::probe_output out = test_support::run_probe(call);
 

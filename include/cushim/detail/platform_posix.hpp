@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -137,7 +138,16 @@ inline std::string executable_path() {
 // The file (executable or shared library) that holds the given address. For the main program
 // glibc reports argv[0], which may be relative or false, so that case uses /proc/self/exe; a
 // relative name is never resolved against the current folder.
+// cushim's own dlopen/dlsym/dlinfo calls, one at a time: the two libraries may load on two
+// threads, and glibc's internal lock is invisible to ThreadSanitizer. Recursive, because a
+// library's constructor may call back into cushim on the same thread.
+inline std::recursive_mutex& dl_mutex() {
+  static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: used at exit
+  return *m;
+}
+
 inline std::string module_path_of(const void* address) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
   Dl_info info;
   struct link_map* map = nullptr;
   if (::dladdr1(address, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0 || !map) return {};
@@ -153,6 +163,7 @@ struct load_result {
 // Always an absolute path, so the system search (and the current directory) is not involved.
 // RTLD_NOW: a missing symbol in a dependency fails here, not at some later call.
 inline load_result load_library(const std::string& absolute_path) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
   ::dlerror();
   library_handle h = ::dlopen(absolute_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h) return {h, {}};
@@ -161,6 +172,7 @@ inline load_result load_library(const std::string& absolute_path) {
 }
 
 inline void unload_library(library_handle h) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
   if (h) ::dlclose(h);
 }
 
@@ -172,6 +184,7 @@ inline std::string loaded_path_of(library_handle h) {
 
 // A copy already in the process (loaded by the app or another framework), without loading one.
 inline library_handle find_loaded(const std::string& file_name, std::string& path) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
   library_handle h = ::dlopen(file_name.c_str(), RTLD_NOW | RTLD_NOLOAD);
   if (h) path = loaded_path_of(h);
   return h;
@@ -180,12 +193,16 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
 // The path of a library already in the process under this soname, without loading it.
 inline std::string loaded_copy_path(const std::string& soname) {
   std::string path;
-  if (library_handle h = find_loaded(soname, path)) ::dlclose(h);  // drop the reference NOLOAD took
+  if (library_handle h = find_loaded(soname, path)) unload_library(h);  // drop the reference NOLOAD took
   return path;
 }
 
 inline any_function find_symbol(library_handle h, const char* name) {
-  void* p = ::dlsym(h, name);
+  void* p;
+  {
+    std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+    p = ::dlsym(h, name);
+  }
   any_function f;
   static_assert(sizeof f == sizeof p, "function and data pointers differ in size");
   std::memcpy(&f, &p, sizeof f);
