@@ -3,6 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -72,4 +73,30 @@ TEST_CASE("a 32,767-character entry and non-UTF-8 bytes are looked at, reported,
   std::string json = with_json.text.substr(with_json.text.find("--- json\n"));
   CHECK(json.find("caf\\ufffd/" + cudnn_file) != std::string::npos);
   CHECK(json.find("caf\xe9") == std::string::npos);
+}
+
+TEST_CASE("CUSHIM_TRUSTED_DIRS_ONLY=1 refuses a library other users could have planted") {
+  temp_tree tree;
+  std::string open_dir = tree.make_dirs("open");
+  std::string group_dir = tree.make_dirs("group");
+  std::string planted = tree.copy_file(fixture("cudnn_good"), "open/" + cudnn_file);
+  tree.copy_file(fixture("cudnn_good"), "group/" + cudnn_file);
+  std::filesystem::permissions(open_dir, std::filesystem::perms::all);
+  std::filesystem::permissions(group_dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_all);
+  probe_call call;
+  call.env["CUSHIM_SEARCH_PATH"] = open_dir + ":" + group_dir;
+  call.env["CUSHIM_TRUSTED_DIRS_ONLY"] = "1";
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  check_real_cudnn_from_cache(out);
+  std::vector<attempt_line> attempts = attempts_of(out);
+  REQUIRE(attempts.size() >= 2);
+  CHECK(attempts[0].outcome == "untrusted_location");
+  CHECK(attempts[0].detail == open_dir + " is writable by every user (mode 0777); trusted_dirs_only refuses it");
+  CHECK(attempts[1].outcome == "untrusted_location");
+  CHECK(attempts[1].detail == group_dir + " is writable by its group (mode 0770); trusted_dirs_only refuses it");
+
+  call.env.erase("CUSHIM_TRUSTED_DIRS_ONLY");  // without it, the first copy is used
+  probe_output relaxed = run_probe(call);
+  CHECK(relaxed.get("cudnn.path") == planted);
 }

@@ -67,6 +67,7 @@ enum class outcome {
   sublibrary_unusable,  // cuDNN itself is fine, but its root sub-library is missing or broken
   shadowed,             // other_copies: a copy later in the search, never loaded
   other_major,          // other_copies: the library of another major version in a searched folder
+  untrusted_location,   // trusted_dirs_only: the file or its folder is writable by other users
 };
 
 struct attempt {
@@ -119,7 +120,8 @@ struct options {
   std::vector<std::string> search_dirs;  // searched first, in order (UTF-8, absolute)
   std::string cudnn_file;                // exact file or folder: authoritative, no fallback
   std::string cudart_file;
-  bool use_environment = true;  // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
+  bool use_environment = true;     // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
+  bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
   version_policy policy = version_policy::same_major_newer_minor;
   log_function log = nullptr;
   void* log_context = nullptr;

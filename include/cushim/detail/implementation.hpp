@@ -129,6 +129,7 @@ const char* to_string(outcome result) {
     case outcome::sublibrary_unusable: return "sublibrary_unusable";
     case outcome::shadowed: return "shadowed";
     case outcome::other_major: return "other_major";
+    case outcome::untrusted_location: return "untrusted_location";
   }
   return "unknown";
 }

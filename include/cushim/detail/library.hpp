@@ -229,6 +229,13 @@ class loader {
     return false;
   }
 
+  // trusted_dirs_only, from the options or CUSHIM_TRUSTED_DIRS_ONLY=1.
+  bool trusted_only() const {
+    if (opts_.trusted_dirs_only) return true;
+    const char* env = opts_.use_environment ? platform::get_environment("CUSHIM_TRUSTED_DIRS_ONLY") : nullptr;
+    return env && std::string(env) == "1";
+  }
+
   bool try_candidate(const candidate& c) {
     if (c.kind == entry_kind::empty) {
       record(c, outcome::skipped_empty, "an empty entry means the current folder to the system loader; never searched");
@@ -256,6 +263,11 @@ class loader {
       case platform::file_state::not_a_file: record(c, outcome::not_a_file, fc.detail); return false;
       case platform::file_state::unreadable: record(c, outcome::unreadable, fc.detail); return false;
       case platform::file_state::regular: break;
+    }
+    std::string untrusted;
+    if (trusted_only() && !platform::trusted_location(c.path, untrusted)) {
+      record(c, outcome::untrusted_location, untrusted + "; trusted_dirs_only refuses it");
+      return false;
     }
     if (!inspect_file(c)) return false;
     platform::load_result r = platform::load_library(c.path);
@@ -294,6 +306,7 @@ class loader {
     return result == outcome::loaded;
   }
 #else
+
   // The file's header, read before the system loader sees it: format and architecture.
   bool inspect_file(const candidate& c) {
     platform::file_source file(c.path);
