@@ -32,23 +32,31 @@ inline std::string expand_origin(std::string entry, const std::string& origin) {
 }
 
 // A library file the loader would accept for this process: ELF of our class and machine.
-inline bool loadable_here(const std::string& path, std::string& why_not) {
+// Before the loader sees the file: an ELF shared library of this process's class and machine.
+// `loaded` means usable; otherwise bad_format or wrong_architecture with the reason in detail.
+inline outcome inspect_elf_file(const std::string& path, std::string& detail) {
   platform::file_source file(path);
   if (!file.ok()) {
-    why_not = file.error();
-    return false;
+    detail = file.error();
+    return outcome::bad_format;
   }
   elf_info info = read_elf(file);
   if (info.error != elf_error::none) {
-    why_not = info.error_detail;
-    return false;
+    detail = "not a shared library: " + info.error_detail;
+    return outcome::bad_format;
   }
   if (info.elf_class != native_elf_class() || info.machine != native_elf_machine()) {
-    why_not = std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) + ", this process is " +
-              std::to_string(native_elf_class()) + "-bit " + elf_machine_name(native_elf_machine());
-    return false;
+    detail = "a " + std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) +
+             " library; this process is " + std::to_string(native_elf_class()) + "-bit " +
+             elf_machine_name(native_elf_machine());
+    return outcome::wrong_architecture;
   }
-  return true;
+  return outcome::loaded;
+}
+
+// A library file the loader would accept for this process (the loader skips the others).
+inline bool loadable_here(const std::string& path, std::string& why_not) {
+  return inspect_elf_file(path, why_not) == outcome::loaded;
 }
 
 class elf_dependency_resolver {

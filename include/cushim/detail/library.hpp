@@ -298,33 +298,19 @@ class loader {
     return accept_loaded(r.handle, found, outcome::loaded);
   }
 
-  // The file's header, read before the system loader sees it: a PE DLL of this process's machine.
-  bool inspect_file(const candidate& c) {
-    std::string detail;
-    outcome result = inspect_pe_file(c.path, detail);
-    if (result != outcome::loaded) record(c, result, detail);
-    return result == outcome::loaded;
-  }
-#else
+#endif
 
   // The file's header, read before the system loader sees it: format and architecture.
   bool inspect_file(const candidate& c) {
-    platform::file_source file(c.path);
-    elf_info info = read_elf(file);
-    if (info.error != elf_error::none) {
-      record(c, outcome::bad_format, "not a shared library: " + info.error_detail);
-      return false;
-    }
-    if (info.elf_class != native_elf_class() || info.machine != native_elf_machine()) {
-      record(c, outcome::wrong_architecture,
-             "a " + std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) +
-                 " library; this process is " + std::to_string(native_elf_class()) + "-bit " +
-                 elf_machine_name(native_elf_machine()));
-      return false;
-    }
-    return true;
-  }
+    std::string detail;
+#ifdef _WIN32
+    outcome result = inspect_pe_file(c.path, detail);
+#else
+    outcome result = inspect_elf_file(c.path, detail);
 #endif
+    if (result != outcome::loaded) record(c, result, detail);
+    return result == outcome::loaded;
+  }
 
   // The loader's message alone often names the wrong file; the dependency walk names the one
   // that is missing and the file that needs it.
