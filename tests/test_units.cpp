@@ -117,9 +117,9 @@ TEST_CASE("a root sub-library nowhere: named, with every place cuDNN's own searc
   platform::file_source file(main_path);
   elf_info main_elf = read_elf(file);
   REQUIRE(main_elf.runpath == std::vector<std::string>{"$ORIGIN"});
-  elf_dependency_resolver no_system("", {});  // no ld.so.cache entries, no LD_LIBRARY_PATH
+  sublibrary_finder no_system(main_path, elf_dependency_resolver("", {}));  // no ld.so.cache, no LD_LIBRARY_PATH
   cushim::sublibrary graph =
-      inspect_sublibrary(cudnn_sublibrary_specs(CUDNN_MAJOR).front(), CUDNN_MAJOR, main_path, main_elf, no_system);
+      inspect_sublibrary(cudnn_sublibrary_specs(CUDNN_MAJOR).front(), CUDNN_MAJOR, main_path, no_system);
   std::string file_name = "libcudnn_graph.so." + std::to_string(CUDNN_MAJOR);
   CHECK(graph.file_name == file_name);
   CHECK(graph.required);
@@ -137,12 +137,12 @@ TEST_CASE("sub-library versions come from the file name or the exported version 
   CHECK(cudnn_version_from_file_name("/x/libcudnn_ops_infer.so.8.9.7") == 8907);
   CHECK(cudnn_version_from_file_name("/x/libcudnn_ops.so.9") == 0);
   CHECK(cudnn_version_from_file_name("/x/libcudnn_ops.so.9.1") == 0);
-  CHECK(cudnn_version_of_file(
-            std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_graph.so." + std::to_string(CUDNN_MAJOR),
-            "cudnn_graph_version") == CUDNN_VERSION);
-  CHECK(cudnn_version_of_file(
-            std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/libcudnn_ops.so." + std::to_string(CUDNN_MAJOR),
-            "cudnn_ops_infer_version") == CUDNN_VERSION);
+  std::string tree = std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree/";
+  sublibrary_finder finder(tree + CUSHIM_CUDNN_FILE);
+  std::vector<sublibrary_spec> specs = cudnn_sublibrary_specs(CUDNN_MAJOR);
+  CHECK(finder.version_of(tree + "libcudnn_graph.so." + std::to_string(CUDNN_MAJOR), specs[0]) == CUDNN_VERSION);
+  CHECK(finder.version_of(tree + "libcudnn_ops.so." + std::to_string(CUDNN_MAJOR), specs[1]) == CUDNN_VERSION);
+  CHECK(finder.version_of(tree + "libcudnn_cnn.so." + std::to_string(CUDNN_MAJOR), specs[2]) == 0);  // no word
 }
 
 TEST_CASE("bounded C strings: terminated within the limit, or refused") {

@@ -3,8 +3,9 @@
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log] [--json]
-//                [--call-convolution]
+//                [--call-convolution] [--preload FILE]...
 //                [--mode status | --mode threads N]
+// --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
@@ -34,6 +35,7 @@ struct arguments {
   bool print_json = false;
   bool threads_mode = false;
   int thread_count = 0;
+  std::vector<std::string> preloads;
 };
 
 bool parse_arguments(int argc, char** argv, arguments& a) {
@@ -60,6 +62,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       a.call_convolution = true;
     } else if (arg == "--configure-late") {
       a.configure_late = true;
+      continue;
+    } else if (arg == "--preload" && value(v)) {
+      a.preloads.push_back(v);
       continue;
     } else if (arg == "--log") {
       a.log_to_stderr = true;
@@ -147,6 +152,9 @@ void print_status(const char* prefix, cushim::library lib) {
 }
 
 int run_status(const arguments& a) {
+  for (const std::string& file : a.preloads) {
+    std::cout << "preload=" << (::dlopen(file.c_str(), RTLD_NOW) ? "loaded" : "failed") << '|' << file << '\n';
+  }
   if (a.configure_late) {
     cushim::available(cushim::library::cudnn);
     std::cout << "configure=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';

@@ -29,8 +29,8 @@ std::string attempt(const std::string& rule, const std::string& path, const char
 
 TEST_CASE("CUSHIM_SEARCH_PATH comes before CUDA_PATH, which is listed as shadowed") {
   temp_dir tree;
-  std::string first = tree.copy(good_cudnn, "first\\" + cudnn);
-  std::string later = tree.copy(good_cudnn, "cuda\\bin\\" + cudnn);
+  std::string first = tree.copy_cudnn("first");
+  std::string later = tree.copy_cudnn("cuda\\bin");
   auto out = run_probe({{"CUSHIM_SEARCH_PATH", tree.path("first")}, {"CUDA_PATH", tree.path("cuda")}});
   CHECK(out.get("cudnn.code") == "ok");
   CHECK(out.get("cudnn.path") == first);
@@ -41,7 +41,7 @@ TEST_CASE("CUSHIM_SEARCH_PATH comes before CUDA_PATH, which is listed as shadowe
 TEST_CASE("PATH: quoted entries are used, empty and relative ones skipped and reported, %VAR% expanded") {
   temp_dir tree;
   std::string quoted = tree.make_dirs("with space");
-  std::string dll = tree.copy(good_cudnn, "expanded\\lib\\" + cudnn);
+  std::string dll = tree.copy_cudnn("expanded\\lib");
   std::string path = "\"" + quoted + "\";;relative\\dir;%CUSHIM_TEST_ROOT%\\lib;C:\\windows\\system32";
   auto out = run_probe({{"PATH", path}, {"CUSHIM_TEST_ROOT", tree.path("expanded")}});
   CHECK(out.get("cudnn.code") == "ok");
@@ -74,7 +74,7 @@ TEST_CASE("CUDA_PATH_V<major>_<minor>: newest minor first, before CUDA_PATH") {
 
 TEST_CASE("the cuDNN installer layout, under CUDNN_PATH and under %ProgramFiles%") {
   temp_dir tree;
-  std::string mine = tree.copy(good_cudnn, "cudnn\\bin\\" + cuda_major + ".0\\x64\\" + cudnn);
+  std::string mine = tree.copy_cudnn("cudnn\\bin\\" + cuda_major + ".0\\x64");
   tree.copy(good_cudnn, "cudnn\\bin\\9.9\\" + cudnn);  // another CUDA major: never a candidate
   auto out = run_probe({{"CUDNN_PATH", tree.path("cudnn")}});
   CHECK(out.get("cudnn.path") == mine);
@@ -84,7 +84,7 @@ TEST_CASE("the cuDNN installer layout, under CUDNN_PATH and under %ProgramFiles%
   // Wine resets %ProgramFiles% in every new process, so the files go into the prefix's own.
   temp_dir program_files(std::string(cushim::detail::platform::get_environment("ProgramFiles")) + "\\NVIDIA");
   std::string cudnn_root = "CUDNN\\v" + std::to_string(CUDNN_MAJOR);
-  std::string newest = program_files.copy(good_cudnn, cudnn_root + ".19\\bin\\" + cuda_major + ".1\\" + cudnn);
+  std::string newest = program_files.copy_cudnn(cudnn_root + ".19\\bin\\" + cuda_major + ".1");
   program_files.copy(good_cudnn, cudnn_root + ".2\\bin\\" + cuda_major + ".1\\" + cudnn);
   out = run_probe({});
   CHECK(out.get("cudnn.path") == newest);
@@ -128,12 +128,18 @@ TEST_CASE("a missing import is named with the DLL that needs it; with it beside,
 
   tree.copy(win_test::fixture("zlibwapi", "zlibwapi.dll"), "nz\\zlibwapi.dll");
   out = run_probe({}, {"--cudnn-file", dll});
+  CHECK(out.get("cudnn.code") == "override_failed");
+  CHECK(out.all("cudnn.attempt").at(0).rfind("options.cudnn_file|" + dll + "|sublibrary_unusable|", 0) == 0);
+  tree.copy_cudnn("nz");
+  tree.copy(win_test::fixture("cudnn_needs_zlib", cudnn), "nz\\" + cudnn);
+  out = run_probe({}, {"--cudnn-file", dll});
+  CHECK(out.get("cudnn.identity") == "cudnn_needs_zlib");
   CHECK(out.get("cudnn.code") == "ok");
 }
 
 TEST_CASE("a Unicode folder name loads") {
   temp_dir tree;
-  std::string dll = tree.copy(good_cudnn, "用户\\café\\" + cudnn);
+  std::string dll = tree.copy_cudnn("用户\\café");
   auto out = run_probe({{"CUSHIM_SEARCH_PATH", tree.path("用户\\café")}});
   CHECK(out.get("cudnn.code") == "ok");
   CHECK(out.get("cudnn.path") == dll);

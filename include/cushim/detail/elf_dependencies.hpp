@@ -15,10 +15,14 @@
 namespace cushim {
 namespace detail {
 
+// A dependency the system loader would not find, or (Windows) one found without every function
+// imported from it.
 struct missing_dependency {
-  std::string needed_by;              // the file whose DT_NEEDED names it
-  std::string name;                   // e.g. libcublasLt.so.13
-  std::vector<std::string> searched;  // what was looked at, in the loader's order
+  std::string needed_by;                      // the file whose DT_NEEDED / import table names it
+  std::string name;                           // e.g. libcublasLt.so.13
+  std::vector<std::string> searched;          // what was looked at, in the loader's order
+  std::string found;                          // the file found for it, when functions are absent
+  std::vector<std::string> absent_functions;  // imported from it but not exported by `found`
 };
 
 // $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
@@ -116,7 +120,7 @@ class elf_dependency_resolver {
         std::vector<std::string> searched;
         std::string found = locate(name, info, path, searched);
         if (found.empty()) {
-          result.push_back({path, name, std::move(searched)});
+          result.push_back({path, name, std::move(searched), {}, {}});
         } else if (!is_loaded(found)) {
           for (missing_dependency& m : missing(found)) {
             bool listed = false;  // two paths to one broken library name it once
@@ -175,6 +179,12 @@ class elf_dependency_resolver {
 };
 
 inline std::string describe(const missing_dependency& m) {
+  if (!m.absent_functions.empty()) {
+    std::size_t n = m.absent_functions.size();
+    return m.needed_by + " imports " + std::to_string(n) + (n == 1 ? " function" : " functions") + " from " + m.name +
+           " that " + m.found + " does not export (" + m.absent_functions.front() + (n > 1 ? ", ..." : "") +
+           "): Windows refuses it with error 127, the two files come from different releases";
+  }
   std::string text = m.needed_by + " needs " + m.name + ", which is not in any of: ";
   for (std::size_t i = 0; i < m.searched.size(); ++i) text += (i ? ", " : "") + m.searched[i];
   return text;

@@ -83,11 +83,22 @@ inline int major_from_file_name(const std::string& name) {
 #endif
 }
 
-// The variable through which the system loader's own search can be extended.
+// The variable through which the system loader's own search can be extended, how a program
+// links a library at build time, and where the cuDNN build for one CUDA major comes from.
 #ifdef _WIN32
 constexpr const char* system_search_variable = "PATH";
+constexpr const char* link_time_use = "an import library such as cudnn.lib";
+inline std::string cudnn_build_for_cuda(int cudnn_major, int cuda_major) {
+  return "nvidia-cudnn-cu" + std::to_string(cuda_major) + ", or the bin\\" + std::to_string(cuda_major) +
+         ".x folder of NVIDIA's cuDNN " + std::to_string(cudnn_major) + " installer";
+}
 #else
 constexpr const char* system_search_variable = "LD_LIBRARY_PATH";
+constexpr const char* link_time_use = "-l";
+inline std::string cudnn_build_for_cuda(int cudnn_major, int cuda_major) {
+  return "nvidia-cudnn-cu" + std::to_string(cuda_major) + " or libcudnn" + std::to_string(cudnn_major) + "-cuda-" +
+         std::to_string(cuda_major);
+}
 #endif
 
 class loader {
@@ -212,10 +223,9 @@ class loader {
                                       ", but another copy is already loaded in "
                                       "this process; cushim uses that one",
                                   path, "two copies of one library in a process break both",
-                                  "find what loads " + path +
-                                      " first (another framework, a library linked with -l) "
-                                      "and make it use " +
-                                      wanted.path + ", or point " + wanted.rule + " at " + path});
+                                  "find what loads " + path + " first (another framework, a library linked with " +
+                                      link_time_use + ") and make it use " + wanted.path + ", or point " + wanted.rule +
+                                      " at " + path});
     }
     if (accept_loaded(h, c, outcome::reused)) return true;
     std::string detail = lib_.st.attempts.back().detail;
@@ -223,9 +233,9 @@ class loader {
     lib_.st.problems.push_back(
         {error_code::already_loaded_mismatch, true,
          std::string("the ") + spec_.display_name + " already loaded in this process is unusable", path, detail,
-         "something loaded this copy before cushim (another framework or a library linked with "
-         "-l); cushim will not load a second copy next to it. Remove the other copy or load "
-         "the right one first"});
+         std::string("something loaded this copy before cushim (another framework or a library linked with ") +
+             link_time_use +
+             "); cushim will not load a second copy next to it. Remove the other copy or load the right one first"});
     return false;
   }
 
@@ -333,7 +343,11 @@ class loader {
   // root sub-library), then the version. Unloads and records when refused.
   bool accept_loaded(platform::library_handle h, const candidate& c, outcome success) {
     std::string detail;
-    outcome result = spec_.lib == library::cudnn ? preflight_sublibraries(c.path, detail) : outcome::loaded;
+    outcome result = outcome::loaded;
+#ifdef _WIN32
+    result = check_not_renamed(c.path, detail);
+#endif
+    if (result == outcome::loaded && spec_.lib == library::cudnn) result = preflight_sublibraries(c.path, detail);
     if (result == outcome::loaded) result = check_version(h, c.path, detail);
     if (result == outcome::loaded && spec_.lib == library::cudnn) result = check_sublibrary_versions(detail);
     if (result != outcome::loaded) {
@@ -347,17 +361,11 @@ class loader {
     return true;
   }
 
-#ifdef _WIN32
-  // Not yet on Windows: cuDNN's sub-libraries are left to cuDNN's own search.
-  outcome preflight_sublibraries(const std::string&, std::string&) { return outcome::loaded; }
-#else
   outcome preflight_sublibraries(const std::string& path, std::string& detail) {
-    platform::file_source file(path);
-    elf_info main_elf = read_elf(file);
-    elf_dependency_resolver resolver;
+    sublibrary_finder finder(path);
     std::vector<sublibrary> subs;
     for (const sublibrary_spec& s : cudnn_sublibrary_specs(spec_.compiled_major)) {
-      subs.push_back(inspect_sublibrary(s, spec_.compiled_major, path, main_elf, resolver));
+      subs.push_back(inspect_sublibrary(s, spec_.compiled_major, path, finder));
     }
     sublibrary& root = subs.front();
     for (sublibrary& s : subs) {
@@ -368,13 +376,11 @@ class loader {
     }
     for (sublibrary& s : subs) {
       if (!s.usable || !(s.required || s.preloaded)) continue;
-      platform::load_result r = platform::load_library(s.path);  // cuDNN's by-name load then finds it loaded
-      if (r.handle) {
-        preloads_.push_back(r.handle);
-      } else {
-        s.usable = false;
-        s.problem = "the system loader refused " + s.path + ": " + r.error;
+      // cuDNN's by-name load then finds it, and what it needs, already loaded.
+      for (const std::string& dependency : finder.preloads_for(s.path)) {
+        if (!preload(dependency, s)) break;
       }
+      if (s.usable) preload(s.path, s);
     }
     lib_.st.sublibraries = subs;
     if (root.usable) return outcome::loaded;
@@ -382,6 +388,51 @@ class loader {
              ". cuDNN would abort the process at its first call";
     sublibrary_failure_ = true;
     return outcome::sublibrary_unusable;
+  }
+
+  bool preload(const std::string& file, sublibrary& s) {
+    platform::load_result r = platform::load_library(file);
+    if (r.handle) {
+      preloads_.push_back(r.handle);
+      return true;
+    }
+    s.usable = false;
+    s.problem = "the system loader refused " + file + ": " + r.error;
+    return false;
+  }
+
+  // The file's own word for a runtime that reports 0: its version resource on Windows, else the
+  // major in the file name.
+  long cuda_version_from_file(const std::string& path, std::string& source) const {
+#ifdef _WIN32
+    platform::file_source file(path);
+    if (long v = cuda_version_from_resource(read_pe(file))) {
+      source = "version resource (cudaRuntimeGetVersion reported 0)";
+      return v;
+    }
+#else
+    (void)path;
+#endif
+    source = "file name (cudaRuntimeGetVersion reported 0)";
+    return long(major_from_file_name(spec_.file_name)) * 1000;
+  }
+
+#ifdef _WIN32
+  // A DLL renamed to pass for another major (cudart64_12.dll copied to cudart64_110.dll) still
+  // gives its real name in its version resource.
+  outcome check_not_renamed(const std::string& path, std::string& detail) {
+    platform::file_source file(path);
+    pe_info info = read_pe(file);
+    for (const std::string& other : spec_.other_major_files) {
+      if (info.original_filename.empty() || !pe_format::same_name_ignoring_case(info.original_filename, other))
+        continue;
+      detail = "a renamed copy: its version resource says it is " + other +
+               (info.file_version.empty() ? "" : " (FileVersion " + info.file_version + ")") +
+               ", another major; this program needs a real " + spec_.file_name;
+      mismatch_seen_ = true;
+      return outcome::wrong_version;
+    }
+    return outcome::loaded;
   }
 #endif
 
@@ -422,10 +473,7 @@ class loader {
       int reported = 0;
       if (reinterpret_cast<decltype(&::cudaRuntimeGetVersion)>(f)(&reported) != cudaSuccess) reported = 0;
       v = reported;
-      if (v == 0) {  // CUDA 13 reports 0 without a driver: the major in the file name is all there is
-        v = long(major_from_file_name(spec_.file_name)) * 1000;
-        source = "file name (cudaRuntimeGetVersion reported 0)";
-      }
+      if (v == 0) v = cuda_version_from_file(path, source);  // CUDA 13 reports 0 without a driver
     }
     version_parts got = decode_version(spec_, v), want = decode_version(spec_, spec_.compiled_version);
     detail = spec_.display_name + std::string(" ") + version_text(spec_, v);
@@ -467,9 +515,8 @@ class loader {
              std::to_string(compiled),
          lib_.st.path,
          "cudnnGetCudartVersion() reports " + format_version(decode_cuda_version(lib_.st.built_for_cuda), false),
-         "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example nvidia-cudnn-cu" +
-             std::to_string(compiled) + " or libcudnn" + std::to_string(spec_.compiled_major) + "-cuda-" +
-             std::to_string(compiled) + ")"});
+         "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example " +
+             cudnn_build_for_cuda(spec_.compiled_major, compiled) + ")"});
   }
 
   void adopt(platform::library_handle h, const candidate& c, const std::string& path) {
@@ -515,8 +562,8 @@ class loader {
                                  " is unusable; the cuDNN functions it serves return "
                                  "CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process",
                              sub.path, sub.problem,
-                             "install one complete cuDNN " + std::to_string(spec_.compiled_major) +
-                                 " (every libcudnn_*.so." + std::to_string(spec_.compiled_major) +
+                             "install one complete cuDNN " + std::to_string(spec_.compiled_major) + " (every " +
+                                 sublibrary_file_name("*", spec_.compiled_major) +
                                  " of one release, in one folder) and remove partial copies"});
     }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&

@@ -309,6 +309,13 @@ inline std::string system_folder() {
   return n > 0 && n < MAX_PATH ? narrow(buffer, n) : std::string();
 }
 
+// The Windows folder, which a bare-name LoadLibrary searches after System32.
+inline std::string windows_folder() {
+  wchar_t buffer[MAX_PATH];
+  UINT n = ::GetWindowsDirectoryW(buffer, MAX_PATH);
+  return n > 0 && n < MAX_PATH ? narrow(buffer, n) : std::string();
+}
+
 struct load_result {
   library_handle handle = nullptr;
   std::string error;

@@ -1,5 +1,5 @@
 // The part of <dlfcn.h> the shared tests use, on Windows: finding a DLL already loaded and a
-// symbol in it. Nothing here loads a DLL.
+// symbol in it, and loading one by absolute path.
 #pragma once
 
 #include <cushim/detail/platform.hpp>
@@ -7,10 +7,11 @@
 #define RTLD_NOW 2
 #define RTLD_NOLOAD 4
 
-// Only RTLD_NOLOAD is supported: the module already loaded under this path, or null.
+// With RTLD_NOLOAD the module already loaded under this path, or null; otherwise the DLL loaded
+// by its absolute path the way cushim loads (its dependencies beside it).
 inline void* dlopen(const char* path, int flags) {
-  if (!(flags & RTLD_NOLOAD)) return nullptr;
-  return ::GetModuleHandleW(cushim::detail::platform::widen(path).c_str());
+  if (flags & RTLD_NOLOAD) return ::GetModuleHandleW(cushim::detail::platform::widen(path).c_str());
+  return cushim::detail::platform::load_library(path).handle;
 }
 
 inline void* dlsym(void* handle, const char* name) {

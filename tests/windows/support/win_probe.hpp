@@ -65,6 +65,22 @@ class temp_dir {
     return path(relative);
   }
 
+  // Copies every file of the folder `from` into the folder `relative`; returns that folder.
+  std::string copy_folder(const std::string& from, const std::string& relative) const {
+    for (const fs::directory_entry& e : fs::directory_iterator(fs::path(widen(from)))) {
+      if (e.is_regular_file())
+        copy(narrow(e.path().wstring()), relative + "\\" + narrow(e.path().filename().wstring()));
+    }
+    return path(relative);
+  }
+
+  // A whole fixture cuDNN (the main DLL and its sub-libraries, which cuDNN cannot run without)
+  // copied into the folder `relative`; returns the main DLL's path.
+  std::string copy_cudnn(const std::string& relative, const std::string& fixture_folder = "cudnn_good") const {
+    copy_folder(std::string(CUSHIM_FIXTURE_DIR) + "/" + fixture_folder, relative);
+    return path(relative + "\\" + CUSHIM_CUDNN_FILE);
+  }
+
  private:
   std::string root_;
 };

@@ -1,0 +1,55 @@
+// Windows: where cuDNN's own LoadLibrary of a sub-library by bare name would land (already
+// loaded, the application's folder, System32, the Windows folder, PATH), each copy's version from
+// its version resource, and what must be loaded first when cushim loads a copy by absolute path.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pe_dependencies.hpp"
+#include "sublibrary_specs.hpp"
+
+namespace cushim {
+namespace detail {
+
+class sublibrary_finder {
+ public:
+  explicit sublibrary_finder(const std::string&) {}
+
+  // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked.
+  std::string by_name(const std::string& file_name, std::vector<std::string>& searched) const {
+    return resolver_.locate(file_name, "", searched, pe_search::standard);
+  }
+
+  bool loadable(const std::string& path, std::string& why_not) const {
+    return inspect_pe_file(path, why_not) == outcome::loaded;
+  }
+
+  // FileVersion "9.19.0.48" -> 91900; 0 without a version resource (some cuDNN DLLs have none).
+  long version_of(const std::string& path, const sublibrary_spec&) const {
+    platform::file_source file(path);
+    return cudnn_version_from_text(read_pe(file).file_version.c_str());
+  }
+
+  // A copy cushim loads by absolute path finds its imports beside it, in the application's folder
+  // and System32; one cuDNN loads by name finds them as any bare-name load does, PATH included.
+  // For the first kind, imports only PATH holds are noted to be loaded first (preloads_for).
+  std::vector<missing_dependency> missing(const std::string& path, bool loaded_by_cushim) {
+    if (!loaded_by_cushim) return resolver_.missing(path, pe_search::standard);
+    return resolver_.missing(path, pe_search::beside_dll, &preloads_[path]);
+  }
+
+  // The PATH copies of `path`'s dependencies, in the order to load them.
+  std::vector<std::string> preloads_for(const std::string& path) const {
+    auto known = preloads_.find(path);
+    return known == preloads_.end() ? std::vector<std::string>() : known->second;
+  }
+
+ private:
+  pe_dependency_resolver resolver_;
+  std::map<std::string, std::vector<std::string>> preloads_;
+};
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,67 @@
+// cuDNN's own sub-libraries: their names per major, which one is the root, and the version
+// encoding they share with cudnnGetVersion().
+#pragma once
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "versions.hpp"
+
+namespace cushim {
+namespace detail {
+
+struct sublibrary_spec {
+  const char* name;            // as in the file name and the tables' sub-library column
+  bool root;                   // every other sub-library and every call needs it
+  const char* version_symbol;  // ELF: a 4-byte 0x00MMmmpp word it exports, or nullptr
+};
+
+inline std::vector<sublibrary_spec> cudnn_sublibrary_specs(int major) {
+  if (major == 8) {
+    return {{"ops_infer", true, "cudnn_ops_infer_version"},  {"ops_train", false, "cudnn_ops_train_version"},
+            {"cnn_infer", false, "cudnn_cnn_infer_version"}, {"cnn_train", false, "cudnn_cnn_train_version"},
+            {"adv_infer", false, "cudnn_adv_infer_version"}, {"adv_train", false, "cudnn_adv_train_version"}};
+  }
+  // Of cuDNN 9's sub-libraries only these three export a version word (9.19, checked with nm).
+  return {{"graph", true, "cudnn_graph_version"},
+          {"ops", false, "cudnn_ops_infer_version"},
+          {"cnn", false, nullptr},
+          {"adv", false, "cudnn_adv_infer_version"},
+          {"heuristic", false, nullptr},
+          {"engines_precompiled", false, nullptr},
+          {"engines_runtime_compiled", false, nullptr}};
+}
+
+// libcudnn_cnn.so.9 on Linux, cudnn_cnn64_9.dll on Windows.
+inline std::string sublibrary_file_name(const char* name, int major) {
+#ifdef _WIN32
+  return std::string("cudnn_") + name + "64_" + std::to_string(major) + ".dll";
+#else
+  return std::string("libcudnn_") + name + ".so." + std::to_string(major);
+#endif
+}
+
+inline long encode_cudnn_version(int major, int minor, int patch) {
+  return major >= 9 ? major * 10000L + minor * 100L + patch : major * 1000L + minor * 100L + patch;
+}
+
+// "9.19.0..." -> 91900: the first three dot-separated numbers of `text`; 0 when there are fewer
+// or the major is 0.
+inline long cudnn_version_from_text(const char* text) {
+  int parts[3] = {0, 0, 0};
+  int count = 0;
+  for (const char* p = text; *p && count < 3; ++count) {
+    char* end = nullptr;
+    long value = std::strtol(p, &end, 10);
+    if (end == p || value < 0 || value > 99) return 0;
+    parts[count] = int(value);
+    p = *end == '.' ? end + 1 : end;
+  }
+  return count == 3 && parts[0] > 0 ? encode_cudnn_version(parts[0], parts[1], parts[2]) : 0;
+}
+
+inline std::string cudnn_version_text(long v) { return v ? format_version(decode_cudnn_version(v), true) : "unknown"; }
+
+}  // namespace detail
+}  // namespace cushim
