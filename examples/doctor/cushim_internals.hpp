@@ -1,5 +1,5 @@
 // The parts of cushim's implementation the doctor reads that the public API does not offer yet:
-// the NVIDIA driver probe, the ELF reader with its dependency resolver, JSON string quoting and
+// the NVIDIA driver probe, the ELF and PE readers with their dependency resolvers, JSON string quoting and
 // version formatting. Kept in this one file so that a public API for them replaces only this file.
 // Include after <cushim/cushim.hpp> with CUSHIM_IMPLEMENTATION defined.
 #pragma once
@@ -33,12 +33,25 @@ struct library_dependencies {
   std::vector<dependency> needs;
 };
 
-// Reads a library's DT_NEEDED entries and resolves each the way the system loader would.
+// Reads a library's DT_NEEDED entries (Windows: its import table) and resolves each the way the
+// system loader would for a library cushim loaded by absolute path.
 class dependency_finder {
  public:
   library_dependencies of(const std::string& file_name, const std::string& path) const {
     library_dependencies result{file_name, path, {}, {}};
     cushim::detail::platform::file_source file(path);
+#ifdef _WIN32
+    cushim::detail::pe_info info = cushim::detail::read_pe(file);
+    if (!file.ok() || info.error != cushim::detail::pe_error::none) {
+      result.error = file.ok() ? info.error_detail : file.error();
+      return result;
+    }
+    for (const std::string& name : info.imports) {
+      dependency d{name, {}, {}};
+      d.path = resolver_.locate(name, path, d.searched);
+      result.needs.push_back(std::move(d));
+    }
+#else
     cushim::detail::elf_info info = cushim::detail::read_elf(file);
     if (!file.ok() || info.error != cushim::detail::elf_error::none) {
       result.error = file.ok() ? info.error_detail : file.error();
@@ -49,11 +62,16 @@ class dependency_finder {
       d.path = resolver_.locate(name, info, path, d.searched);
       result.needs.push_back(std::move(d));
     }
+#endif
     return result;
   }
 
  private:
+#ifdef _WIN32
+  cushim::detail::pe_dependency_resolver resolver_;
+#else
   cushim::detail::elf_dependency_resolver resolver_;
+#endif
 };
 
 // JSON string literal (with quotes); bytes that are not UTF-8 become U+FFFD, as in explain_json().

@@ -94,6 +94,23 @@ inline std::string kernel_module_version() {
   return {};
 }
 
+#ifdef _WIN32
+// nvcuda.dll's FileVersion ends in the driver version: 31.0.15.5222 is driver 552.22 (the last
+// five digits of the last two fields).
+inline std::string driver_version_from_file(const std::string& path) {
+  cushim::detail::platform::file_source file(path);
+  std::string text = cushim::detail::read_pe(file).file_version;
+  std::size_t third = text.find('.', text.find('.') + 1);
+  if (third == std::string::npos) return {};
+  std::string digits;
+  for (char c : text.substr(third + 1)) {
+    if (c >= '0' && c <= '9') digits += c;
+  }
+  if (digits.size() < 5) return {};
+  digits = digits.substr(digits.size() - 5);
+  return std::to_string(std::stoi(digits.substr(0, 3))) + "." + digits.substr(3);
+}
+#else
 // libcuda.so.1 is a link to libcuda.so.<driver version>.
 inline std::string driver_version_from_file(const std::string& path) {
   std::error_code ignored;
@@ -103,6 +120,7 @@ inline std::string driver_version_from_file(const std::string& path) {
   std::string version = real.substr(prefix.size());
   return version.find('.') == std::string::npos ? std::string() : version;
 }
+#endif
 
 inline driver_check check_driver() {
   driver_check d;
@@ -131,9 +149,7 @@ inline std::vector<library_dependencies> check_dependencies(const cushim::status
 }
 
 inline advice gpu_advice(const gpu_check& g, const driver_check& d, const cushim::status& cudart) {
-  const std::string install_driver =
-      "install the NVIDIA driver for your GPU (it provides libcuda.so.1); in a container, start it with the NVIDIA "
-      "container toolkit (--gpus all)";
+  const std::string install_driver = cushim::detail::driver_install_advice();
   if (!d.driver.found) return {"no NVIDIA driver was found: the CUDA runtime cannot reach a GPU", install_driver};
   if (g.error == cudaErrorInsufficientDriver) {
     return {"the NVIDIA driver supports CUDA up to " + cuda_version_text(d.driver.cuda_version) +

@@ -2,11 +2,16 @@
 // bug report (the environment_versions.txt of a careful experiment). Keys are documented in README.md.
 #pragma once
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <sys/utsname.h>
+#endif
 
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <cwchar>
 #include <fstream>
 #include <string>
 
@@ -17,12 +22,41 @@ namespace doctor {
 inline std::string utc_now_iso8601() {
   std::time_t now = std::time(nullptr);
   std::tm utc{};
+#ifdef _WIN32
+  gmtime_s(&utc, &now);
+#else
   gmtime_r(&now, &utc);
+#endif
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
 }
 
+#ifdef _WIN32
+// "Windows 10.0.19045": RtlGetVersion, since GetVersionEx reports what the manifest allows.
+inline std::string operating_system() {
+  using get_version = LONG(WINAPI*)(OSVERSIONINFOW*);
+  HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+  auto rtl_get_version =
+      ntdll ? reinterpret_cast<get_version>(reinterpret_cast<void*>(::GetProcAddress(ntdll, "RtlGetVersion")))
+            : nullptr;
+  OSVERSIONINFOW v{};
+  v.dwOSVersionInfoSize = sizeof v;
+  if (!rtl_get_version || rtl_get_version(&v) != 0) return "Windows, version unknown";
+  return "Windows " + std::to_string(v.dwMajorVersion) + "." + std::to_string(v.dwMinorVersion) + "." +
+         std::to_string(v.dwBuildNumber);
+}
+
+// ProductName from the registry, e.g. "Windows 10 Pro".
+inline std::string distribution() {
+  wchar_t name[256];
+  DWORD size = sizeof name;
+  if (::RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion", L"ProductName",
+                     RRF_RT_REG_SZ, nullptr, name, &size) != ERROR_SUCCESS)
+    return "unknown";
+  return cushim::detail::platform::narrow(name, std::wcslen(name));
+}
+#else
 // uname -srvm: the kernel, its build and the machine, without the host name.
 inline std::string operating_system() {
   utsname u{};
@@ -42,6 +76,7 @@ inline std::string distribution() {
   }
   return "unknown";
 }
+#endif
 
 inline std::string compiler() {
 #if defined(__clang__)

@@ -55,7 +55,11 @@ inline void append_library_dependencies(std::string& out, const library_dependen
 
 inline void append_dependencies(std::string& out, const std::vector<library_dependencies>& all) {
   if (all.empty()) return;
+#ifdef _WIN32
+  out += "cuDNN's dependencies (import tables), resolved as the system loader would:\n";
+#else
   out += "cuDNN's dependencies (DT_NEEDED), resolved as the system loader would:\n";
+#endif
   for (const library_dependencies& lib : all) append_library_dependencies(out, lib);
 }
 

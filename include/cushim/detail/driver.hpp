@@ -1,4 +1,4 @@
-// The NVIDIA driver (libcuda.so.1), queried only: is it there, and which CUDA version it supports.
+// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried only: is it there, and which CUDA version it supports.
 // cushim never routes calls to it; cudart loads it itself.
 #pragma once
 
@@ -21,6 +21,11 @@ struct driver_status {
 #ifdef _WIN32
 inline const char* driver_file_name() { return "nvcuda.dll"; }
 
+// What to do when there is none.
+inline const char* driver_install_advice() {
+  return "install the NVIDIA display driver for your GPU (it puts nvcuda.dll into System32)";
+}
+
 // The display driver installs nvcuda.dll into System32, where the CUDA runtime loads it from.
 inline std::vector<candidate> driver_candidates() {
   candidate_list list(driver_file_name());
@@ -29,6 +34,12 @@ inline std::vector<candidate> driver_candidates() {
 }
 #else
 inline const char* driver_file_name() { return "libcuda.so.1"; }
+
+// What to do when there is none.
+inline const char* driver_install_advice() {
+  return "install the NVIDIA driver for your GPU (it provides libcuda.so.1); in a container, start it with the "
+         "NVIDIA container toolkit (--gpus all)";
+}
 
 // The same places the system loader uses for libcuda.so.1.
 inline std::vector<candidate> driver_candidates() {

@@ -171,7 +171,7 @@ class pe_dependency_resolver {
   std::string first_usable(const std::vector<std::string>& dirs, const std::string& name,
                            std::vector<std::string>& searched) const {
     for (const std::string& dir : dirs) {
-      if (dir.empty()) continue;
+      if (dir.empty() || listed(searched, dir)) continue;  // PATH often repeats System32
       std::string path = join_path(dir, name);
       if (platform::check_file(path).state != platform::file_state::regular) {
         searched.push_back(dir);
@@ -182,6 +182,13 @@ class pe_dependency_resolver {
       searched.push_back(path + " (skipped: " + why_not + ")");
     }
     return {};
+  }
+
+  static bool listed(const std::vector<std::string>& searched, const std::string& dir) {
+    for (const std::string& s : searched) {
+      if (pe_format::same_name_ignoring_case(s, dir)) return true;
+    }
+    return false;
   }
 
   // A copy in a PATH folder explains why the same DLL loads elsewhere: Windows does not search

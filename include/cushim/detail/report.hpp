@@ -96,9 +96,7 @@ inline void append_driver(std::string& out, const driver_status& d, const status
                        "",
                        "the CUDA runtime and cuDNN can load, but nothing can run on a GPU: cudaGetDeviceCount returns "
                        "an error and a count of 0, cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED",
-                       "install the NVIDIA driver for your GPU (it provides " + std::string(driver_file_name()) +
-                           "); in a container, start it "
-                           "with the NVIDIA container toolkit (--gpus all); or run on the CPU"});
+                       std::string(driver_install_advice()) + "; or run on the CPU"});
 }
 
 inline void append_library(std::string& out, const status& st, const std::vector<std::string>& missing) {

@@ -29,9 +29,11 @@ class temp_dir {
  public:
   temp_dir() {
     static int counter = 0;
-    fs::path root = fs::temp_directory_path() /
-                    (L"cushim-" + std::to_wstring(::GetCurrentProcessId()) + L"-" + std::to_wstring(++counter));
-    fs::create_directories(root);
+    fs::path root;
+    do {  // Wine reuses process ids, and a killed run leaves its folders behind: never reuse one
+      root = fs::temp_directory_path() /
+             (L"cushim-" + std::to_wstring(::GetCurrentProcessId()) + L"-" + std::to_wstring(++counter));
+    } while (!fs::create_directory(root));
     root_ = narrow(root.wstring());
     while (!root_.empty() && root_.back() == '\\') root_.pop_back();
   }
@@ -141,15 +143,15 @@ inline std::wstring environment_block(const std::map<std::string, std::string>& 
   return out + L'\0';
 }
 
-// Runs cushim_probe with `args`, the environment above and `folder` as its current folder;
-// stdout and stderr are read into one text, "key=value" lines into values.
-inline probe_output run_probe(const std::map<std::string, std::string>& env, const std::vector<std::string>& args = {},
-                              const std::string& folder = "") {
+// Runs `program` with `args`, the environment above and `folder` as its current folder; stdout
+// and stderr are read into one text, "key=value" lines before any "--- explain" into values.
+inline probe_output run_program(const std::string& program, const std::map<std::string, std::string>& env,
+                                const std::vector<std::string>& args = {}, const std::string& folder = "") {
   SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
   HANDLE read_end = nullptr, write_end = nullptr;
   if (!::CreatePipe(&read_end, &write_end, &inherit, 0)) throw std::runtime_error("CreatePipe failed");
   ::SetHandleInformation(read_end, HANDLE_FLAG_INHERIT, 0);
-  std::wstring command = L"\"" + widen(CUSHIM_PROBE) + L"\"";
+  std::wstring command = L"\"" + widen(program) + L"\"";
   for (const std::string& a : args) command += L" \"" + to_utf16(a) + L"\"";
   std::wstring environment = environment_block(env);
   std::wstring cwd = folder.empty() ? std::wstring() : widen(folder);
@@ -178,6 +180,11 @@ inline probe_output run_probe(const std::map<std::string, std::string>& env, con
   out.exit_code = int(code);
   ::CloseHandle(process.hProcess);
   ::CloseHandle(process.hThread);
+  std::string text;  // the console's \r\n as \n
+  for (std::size_t i = 0; i < out.text.size(); ++i) {
+    if (!(out.text[i] == '\r' && i + 1 < out.text.size() && out.text[i + 1] == '\n')) text += out.text[i];
+  }
+  out.text = std::move(text);
   std::size_t start = 0;
   while (start < out.text.size()) {
     std::size_t end = out.text.find('\n', start);
@@ -190,6 +197,12 @@ inline probe_output run_probe(const std::map<std::string, std::string>& env, con
     start = end + 1;
   }
   return out;
+}
+
+// cushim_probe (tests/probe), which prints what cushim found as key=value lines.
+inline probe_output run_probe(const std::map<std::string, std::string>& env, const std::vector<std::string>& args = {},
+                              const std::string& folder = "") {
+  return run_program(CUSHIM_PROBE, env, args, folder);
 }
 
 }  // namespace win_test
