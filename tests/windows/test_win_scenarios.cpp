@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -175,4 +176,22 @@ TEST_CASE("conda, pip and the CUDA toolkit's installer folder") {
   CHECK(out.get("cudart.path") == newest);
   CHECK(out.get("cudart.found_by") ==
         "%ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA\\v" + cuda_major + ".2\\bin (well-known)");
+}
+
+TEST_CASE("CUSHIM_TRUSTED_DIRS_ONLY=1 refuses a DLL in a folder every user may write to, naming who") {
+  temp_dir tree;
+  std::string good = tree.copy_cudnn("good");
+  std::string open_dir = std::string(CUSHIM_FIXTURE_DIR) + "/world_writable";
+  std::map<std::string, std::string> env{{"CUSHIM_SEARCH_PATH", open_dir + ";" + tree.path("good")}};
+  env["CUSHIM_TRUSTED_DIRS_ONLY"] = "1";
+  probe_output out = run_probe(env);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudnn.path") == good);
+  CHECK(out.all("cudnn.attempt").at(0) == "CUSHIM_SEARCH_PATH[0]|" + open_dir + "\\" + cudnn + "|untrusted_location|" +
+                                              open_dir +
+                                              " is writable by Everyone (S-1-1-0); trusted_dirs_only refuses it");
+  env.erase("CUSHIM_TRUSTED_DIRS_ONLY");  // without it, the first copy is used
+  out = run_probe(env);
+  CHECK(out.get("cudnn.path") == open_dir + "\\" + cudnn);
 }

@@ -134,3 +134,53 @@ TEST_CASE("versioned folders: newest minor first, other majors left out") {
   for (const char* v : {"v13.0", "v13.10", "v13.2", "v12.9", "v13.x"}) tree.make_dirs(v);
   CHECK(versioned_children(tree.path(), "v13.") == std::vector<std::string>{"v13.10", "v13.2", "v13.0"});
 }
+
+namespace {
+
+// Grants `account` (a well-known SID) `rights` on `path`, on top of what it has.
+bool grant(const std::string& path, WELL_KNOWN_SID_TYPE account, DWORD rights) {
+  unsigned char sid[SECURITY_MAX_SID_SIZE];
+  DWORD sid_size = sizeof sid;
+  if (!::CreateWellKnownSid(account, nullptr, sid, &sid_size)) return false;
+  std::wstring wide = platform::widen(path);
+  PACL old_dacl = nullptr, new_dacl = nullptr;
+  PSECURITY_DESCRIPTOR descriptor = nullptr;
+  if (::GetNamedSecurityInfoW(wide.c_str(), SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, nullptr, nullptr, &old_dacl,
+                              nullptr, &descriptor) != ERROR_SUCCESS)
+    return false;
+  EXPLICIT_ACCESSW access{};
+  access.grfAccessPermissions = rights;
+  access.grfAccessMode = GRANT_ACCESS;
+  access.grfInheritance = NO_INHERITANCE;
+  access.Trustee.TrusteeForm = TRUSTEE_IS_SID;
+  access.Trustee.ptstrName = reinterpret_cast<LPWSTR>(sid);
+  bool ok = ::SetEntriesInAclW(1, &access, old_dacl, &new_dacl) == ERROR_SUCCESS &&
+            ::SetNamedSecurityInfoW(&wide[0], SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, nullptr, nullptr, new_dacl,
+                                    nullptr) == ERROR_SUCCESS;
+  ::LocalFree(new_dacl);
+  ::LocalFree(descriptor);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("trusted_dirs_only: a file or folder other users may write is refused, naming who") {
+  win_test::temp_dir tree;
+  std::string file = tree.copy(win_test::fixture("cudnn_good", CUSHIM_CUDNN_FILE), "lib\\" CUSHIM_CUDNN_FILE);
+  std::string why;
+  CHECK(platform::trusted_location(file, why));
+  INFO(why);
+
+  REQUIRE(grant(file, WinWorldSid, FILE_GENERIC_WRITE));
+  CHECK_FALSE(platform::trusted_location(file, why));
+  CHECK(why == file + " is writable by Everyone (S-1-1-0)");
+
+  // Wine keeps a folder's list only as the Unix mode; the build made this folder's 0777.
+  std::string open = win_test::fixture("world_writable", CUSHIM_CUDNN_FILE);
+  CHECK_FALSE(platform::trusted_location(open, why));
+  CHECK(why == open.substr(0, open.find_last_of('/')) + " is writable by Everyone (S-1-1-0)");
+
+  std::string readable = tree.copy(win_test::fixture("cudnn_good", CUSHIM_CUDNN_FILE), "lib\\again.dll");
+  REQUIRE(grant(readable, WinBuiltinUsersSid, GENERIC_READ | GENERIC_EXECUTE));  // reading is harmless
+  CHECK(platform::trusted_location(readable, why));
+}

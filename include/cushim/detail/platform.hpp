@@ -4,6 +4,7 @@
 
 #ifdef _WIN32
 #include "platform_win32.hpp"
+#include "trusted_location_win32.hpp"
 #else
 #include "platform_posix.hpp"
 #endif

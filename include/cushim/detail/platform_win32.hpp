@@ -111,10 +111,6 @@ inline HANDLE open_for_reading(const std::string& path) {
                        nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
 }
 
-// trusted_dirs_only is not implemented on Windows yet (it needs the folder's ACL): every
-// location passes.
-inline bool trusted_location(const std::string&, std::string&) { return true; }
-
 inline bool is_folder(const std::string& path) {
   DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
   return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
