@@ -172,7 +172,13 @@ inline void unload_library(library_handle h) {
 }
 
 // The native lookup; its reference is recorded, so that unload_library drops it and not a load's.
+// On Linux the lookup and its record happen under one lock, so no unload on another thread comes
+// between them; on Windows GetModuleHandleExW takes the loader lock, which the list's lock must not
+// be held across.
 inline library_handle find_loaded(const std::string& file_name, std::string& path) {
+#ifndef _WIN32
+  std::lock_guard<std::recursive_mutex> whole(dl_mutex());
+#endif
   library_handle h = native::find_loaded(file_name, path);
   std::lock_guard<std::recursive_mutex> lock(boost_dll::references_mutex());
   if (h) boost_dll::references().push_back({h, nullptr});
