@@ -1,6 +1,6 @@
 // The Boost.DLL loading backend, selected by CUSHIM_USE_BOOST_DLL (defined before including cushim in
-// the implementation TU): libraries are loaded, looked up and unloaded through
-// boost::dll::shared_library, for projects that already use Boost. Header-only: with
+// the implementation TU): libraries are loaded and unloaded through boost::dll::shared_library, for
+// projects that already use Boost. Header-only: with
 // BOOST_DLL_USE_STD_FS (defined here unless the program set it) Boost.DLL uses std::filesystem, so no
 // Boost library is linked. The rest of the platform layer (file checks, environment, paths, the
 // already-loaded lookup) is the native one, included first.
@@ -51,7 +51,7 @@ inline std::vector<reference>& references() {
 }
 
 #ifdef _WIN32
-// Held only to read or change the list, never across LoadLibraryExW, FreeLibrary or GetProcAddress:
+// Held only to read or change the list, never across LoadLibraryExW, FreeLibrary or GetModuleHandleExW:
 // those take the loader lock, under which a DLL's initialization may call back into cushim.
 inline std::recursive_mutex& references_mutex() {
   static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: used at exit
