@@ -1,5 +1,10 @@
 # Warnings are errors in cushim's own targets (tests, examples, tools), never in consumers'.
+# With CUSHIM_USE_BOOST_DLL they all load through Boost.DLL (include/cushim/detail/platform_boost_dll.hpp).
 function(cushim_project_target target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
   target_link_libraries(${target} PRIVATE cushim::cushim)
+  if(CUSHIM_USE_BOOST_DLL)
+    target_compile_definitions(${target} PRIVATE CUSHIM_USE_BOOST_DLL)
+    target_link_libraries(${target} PRIVATE cushim_boost)
+  endif()
 endfunction()

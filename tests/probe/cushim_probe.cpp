@@ -123,6 +123,18 @@ std::string identity_of(const std::string& path) {
   return identity;
 }
 
+// Which loader holds the copy in use: "Boost.DLL" when a boost::dll::shared_library loaded it
+// (CUSHIM_USE_BOOST_DLL), else "system" (dlopen / LoadLibraryExW, or a copy found already loaded).
+std::string loader_of(cushim::library lib) {
+  cushim::detail::shim_state& shim = cushim::detail::shim();
+  const cushim::detail::library_state& state = lib == cushim::library::cudnn ? shim.cudnn : shim.cudart;
+  if (!state.handle) return {};
+#ifdef CUSHIM_USE_BOOST_DLL
+  if (cushim::detail::platform::boost_dll::library_of(state.handle)) return "Boost.DLL";
+#endif
+  return "system";
+}
+
 void print_status(const char* prefix, cushim::library lib) {
   const cushim::status& st = cushim::status_of(lib);
   std::string p = prefix;
@@ -147,6 +159,8 @@ void print_status(const char* prefix, cushim::library lib) {
     std::cout << p << ".sublibrary=" << sub.file_name << '|' << (sub.usable ? 1 : 0) << '|' << (sub.preloaded ? 1 : 0)
               << '|' << sub.version << '|' << one_line(sub.path) << '|' << one_line(sub.problem) << '\n';
   }
+  std::string loader = loader_of(lib);
+  if (!loader.empty()) std::cout << p << ".loader=" << loader << '\n';
   std::string identity = identity_of(st.path);
   if (!identity.empty()) std::cout << p << ".identity=" << identity << '\n';
 }

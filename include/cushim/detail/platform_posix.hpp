@@ -182,6 +182,16 @@ struct load_result {
   std::string error;
 };
 
+inline std::string loaded_path_of(library_handle h) {
+  struct link_map* map = nullptr;
+  if (::dlinfo(h, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return {};
+  return map->l_name;
+}
+
+// The system loader itself: the default backend. With CUSHIM_USE_BOOST_DLL, platform_boost_dll.hpp
+// loads and unloads through Boost.DLL instead, and keeps these for the references find_loaded takes.
+namespace native {
+
 // Always an absolute path, so the system search (and the current directory) is not involved.
 // RTLD_NOW: a missing symbol in a dependency fails here, not at some later call.
 inline load_result load_library(const std::string& absolute_path) {
@@ -198,12 +208,6 @@ inline void unload_library(library_handle h) {
   if (h) ::dlclose(h);
 }
 
-inline std::string loaded_path_of(library_handle h) {
-  struct link_map* map = nullptr;
-  if (::dlinfo(h, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return {};
-  return map->l_name;
-}
-
 // A copy already in the process (loaded by the app or another framework), without loading one.
 inline library_handle find_loaded(const std::string& file_name, std::string& path) {
   std::lock_guard<std::recursive_mutex> lock(dl_mutex());
@@ -211,6 +215,18 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
   if (h) path = loaded_path_of(h);
   return h;
 }
+
+}  // namespace native
+
+#ifndef CUSHIM_USE_BOOST_DLL
+using native::find_loaded;
+using native::load_library;
+using native::unload_library;
+#else
+inline load_result load_library(const std::string& absolute_path);
+inline void unload_library(library_handle h);
+inline library_handle find_loaded(const std::string& file_name, std::string& path);
+#endif
 
 // The path of a library already in the process under this soname, without loading it.
 inline std::string loaded_copy_path(const std::string& soname) {

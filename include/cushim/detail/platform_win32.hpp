@@ -318,34 +318,59 @@ struct load_result {
   unsigned long code = 0;  // GetLastError()
 };
 
-// LoadLibraryExW with the system's error dialog off, the code kept with its meaning.
-inline load_result load_with_flags(const std::string& name, DWORD flags) {
-  DWORD old_mode = 0;
-  ::SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);
-  HMODULE h = ::LoadLibraryExW(widen(name).c_str(), nullptr, flags);
-  DWORD err = ::GetLastError();
-  ::SetThreadErrorMode(old_mode, nullptr);
-  if (h) return {h, {}, 0};
-  return {nullptr, "LoadLibraryExW failed with " + load_error_text(err), err};
-}
-
-// An absolute path only; the DLL's own folder, the application's folder and System32 are searched
-// for its dependencies, never the current folder or PATH.
-inline load_result load_library(const std::string& absolute_path) {
-  return load_with_flags(absolute_path, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
-}
-
-// A bare name through the default DLL folders (the application's folder, System32 and the folders
+// Loads by path: the DLL's own folder, the application's folder and System32 are searched for its
+// dependencies, never the current folder or PATH; a relative path is refused (error 87).
+constexpr DWORD absolute_path_flags = LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS;
+// Loads by bare name: the default DLL folders (the application's folder, System32 and the folders
 // the application added with AddDllDirectory).
+constexpr DWORD default_dirs_flags = LOAD_LIBRARY_SEARCH_DEFAULT_DIRS;
+
+// The system's error dialog off while it lives (a missing DLL must not stop the process on a dialog).
+class error_dialogs_off {
+ public:
+  error_dialogs_off() { ::SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode_); }
+  ~error_dialogs_off() { ::SetThreadErrorMode(old_mode_, nullptr); }
+  error_dialogs_off(const error_dialogs_off&) = delete;
+  error_dialogs_off& operator=(const error_dialogs_off&) = delete;
+
+ private:
+  DWORD old_mode_ = 0;
+};
+
+// A refused load: the code kept with its meaning.
+inline load_result load_failure(DWORD code) {
+  return {nullptr, "LoadLibraryExW failed with " + load_error_text(code), code};
+}
+
+inline std::string loaded_path_of(library_handle h) { return module_file_name(h); }
+
+// The system loader itself: the default backend. With CUSHIM_USE_BOOST_DLL, platform_boost_dll.hpp
+// loads and unloads through Boost.DLL instead, and keeps these for the references find_loaded takes.
+namespace native {
+
+inline load_result load_with_flags(const std::string& name, DWORD flags) {
+  HMODULE h;
+  DWORD err;
+  {
+    error_dialogs_off quiet;
+    h = ::LoadLibraryExW(widen(name).c_str(), nullptr, flags);
+    err = ::GetLastError();
+  }
+  return h ? load_result{h, {}, 0} : load_failure(err);
+}
+
+// An absolute path only.
+inline load_result load_library(const std::string& absolute_path) {
+  return load_with_flags(absolute_path, absolute_path_flags);
+}
+
 inline load_result load_from_default_dirs(const std::string& file_name) {
-  return load_with_flags(file_name, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
+  return load_with_flags(file_name, default_dirs_flags);
 }
 
 inline void unload_library(library_handle h) {
   if (h) ::FreeLibrary(h);
 }
-
-inline std::string loaded_path_of(library_handle h) { return module_file_name(h); }
 
 // A copy already in the process, by base name (case-insensitive); takes a reference, as
 // dlopen(RTLD_NOLOAD) does on Linux, which unload_library drops.
@@ -355,6 +380,20 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
   path = module_file_name(h);
   return h;
 }
+
+}  // namespace native
+
+#ifndef CUSHIM_USE_BOOST_DLL
+using native::find_loaded;
+using native::load_from_default_dirs;
+using native::load_library;
+using native::unload_library;
+#else
+inline load_result load_library(const std::string& absolute_path);
+inline load_result load_from_default_dirs(const std::string& file_name);
+inline void unload_library(library_handle h);
+inline library_handle find_loaded(const std::string& file_name, std::string& path);
+#endif
 
 // The path of a DLL already in the process under this name, without loading it.
 inline std::string loaded_copy_path(const std::string& file_name) {
