@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 #include <stdlib.h>
 #include <unistd.h>
 

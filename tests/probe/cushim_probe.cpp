@@ -7,7 +7,7 @@
 //                [--mode status | --mode threads N]
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 
 #include <dlfcn.h>
 
