@@ -397,7 +397,7 @@ def main():
             plain = d.get("plain")
             for tu, what in (("plain", "<cuda_runtime_api.h> + <cudnn.h>"), ("cushim", "<cushim/cushim.hpp>"),
                              ("plain_std", "plain + <string> <string_view> <vector>"),
-                             ("proposed", "plain + proposed light cushim.hpp (sketch)")):
+                             ("status", "<cushim/status.hpp> (configure, status_of, explain)")):
                 x = d.get(tu)
                 ratio = x["median"] / plain["median"] if x and plain else None
                 cpu_ratio = x["cpu_mean"] / plain["cpu_mean"] if x and plain else None
