@@ -118,17 +118,30 @@ struct elf_format {
   std::size_t dynamic_entry_size() const { return 2 * word(); }
   std::size_t symbol_size() const { return elf_class == 64 ? 24 : 16; }
 
-  std::uint64_t field(const unsigned char* record, std::size_t at, std::size_t width) const {
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i) {
-      std::size_t shift = 8 * (little_endian ? i : width - 1 - i);
-      value |= std::uint64_t(record[at + i]) << shift;
+  // One load, and a byte swap only for a file of the other byte order: a loop per byte made this
+  // decoding a tenth of cushim's first use.
+  template <class U>
+  U load(const unsigned char* at) const {
+    U value;
+    std::memcpy(&value, at, sizeof value);
+    if (little_endian != host_little_endian()) {
+      U swapped = 0;
+      for (std::size_t i = 0; i < sizeof value; ++i) swapped = U(swapped << 8 | ((value >> (8 * i)) & 0xffu));
+      value = swapped;
     }
     return value;
   }
-  std::uint16_t u16(const unsigned char* record, std::size_t at) const { return std::uint16_t(field(record, at, 2)); }
-  std::uint32_t u32(const unsigned char* record, std::size_t at) const { return std::uint32_t(field(record, at, 4)); }
-  std::uint64_t address(const unsigned char* record, std::size_t at) const { return field(record, at, word()); }
+  static bool host_little_endian() {
+    const std::uint16_t one = 1;
+    unsigned char first;
+    std::memcpy(&first, &one, 1);
+    return first == 1;
+  }
+  std::uint16_t u16(const unsigned char* record, std::size_t at) const { return load<std::uint16_t>(record + at); }
+  std::uint32_t u32(const unsigned char* record, std::size_t at) const { return load<std::uint32_t>(record + at); }
+  std::uint64_t address(const unsigned char* record, std::size_t at) const {
+    return elf_class == 64 ? load<std::uint64_t>(record + at) : load<std::uint32_t>(record + at);
+  }
 };
 
 struct file_header {
