@@ -3,8 +3,9 @@
 #   1. per call: callgrind instructions per call and Google Benchmark wall time per call;
 #   2. first use: instructions and wall time from process start to the first call, and memory;
 #   3. cushim-doctor: wall time of the whole chain, warm cache;
-#   4. compile time of a TU through <cushim/cushim.hpp> against the plain NVIDIA headers, and
-#      compile time and object size of the CUSHIM_IMPLEMENTATION TU.
+#   4. compile time of a TU through <cushim/cushim.hpp> (and one through <cushim/status.hpp>)
+#      against the plain NVIDIA headers, and compile time and object size of the
+#      CUSHIM_IMPLEMENTATION TU.
 # Builds everything itself (direct compiler calls, into bench/build), prints a results table with
 # PASS/FAIL per target and exits 0 even when a target is missed.
 #
@@ -143,7 +144,7 @@ fi
 # 4. Compile time first, while this script runs nothing else. The -O2 implementation objects
 #    made here are the ones the benchmark programs link.
 say "compile time (include overhead, implementation TU)"
-include_tus=(plain cushim plain_std proposed)
+include_tus=(plain cushim plain_std status)
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   mkdir -p "$build/obj/$t" "$build/bin/$t"

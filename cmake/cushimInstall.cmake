@@ -3,7 +3,7 @@
 # to the architecture-independent share/ folder by default.
 #
 #   cmake --install <build> --prefix <prefix>
-#   -> <prefix>/include/cushim/**                      (cushim.hpp, detail/*.hpp, api/*.inc, ...)
+#   -> <prefix>/include/cushim/**                      (cushim.hpp, status.hpp, detail/*.hpp, api/*.inc)
 #      <prefix>/share/cmake/cushim/cushim*.cmake       (find_package(cushim CONFIG))
 #      <prefix>/share/pkgconfig/cushim.pc              (pkg-config --cflags --libs cushim)
 include(CMakePackageConfigHelpers)

@@ -6,7 +6,7 @@
 // CUDA runtime is unavailable; 2 both load, with warnings (no driver, no GPU, cudnnCreate failed,
 // warnings in the report); 64 bad command line; 73 the --record file cannot be written.
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 
 #include <cstdio>
 #include <cstring>

@@ -4,6 +4,8 @@
 // Include after <cushim/cushim.hpp> (the example defines CUSHIM_IMPLEMENTATION there).
 #pragma once
 
+#include <cushim/status.hpp>  // explain()
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -153,7 +155,7 @@ inline void require_usable_gpu(const char* program) {
   for (cushim::library lib : {cushim::library::cudart, cushim::library::cudnn}) {
     if (cushim::available(lib)) continue;
     throw failure(exit_no_gpu, std::string(lib == cushim::library::cudnn ? "cuDNN" : "the CUDA runtime") +
-                                   " is unavailable (" + cushim::to_string(cushim::status_of(lib).code) + ")");
+                                   " is unavailable (" + cushim::to_string(cushim::error_of(lib)) + ")");
   }
   int count = 0;
   check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount", exit_no_gpu);

@@ -1,6 +1,7 @@
 // The ELF reader: against readelf on the real cuDNN and CUDA runtime, on libraries built here
 // for other classes, byte orders and machines, and on hand-made files; each kind of broken file
-// with its exact error text; bounded reads on a 2 GiB sparse file; 25,000 mutated files.
+// with its exact error text; symbol lookups through DT_GNU_HASH and DT_HASH against the scan and
+// readelf, and on damaged tables; bounded reads on a 2 GiB sparse file; 25,000 mutated files.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -29,6 +31,8 @@ using cushim::detail::elf_info;
 using cushim::detail::memory_source;
 using cushim::detail::read_elf;
 using cushim::detail::read_elf_symbol_bytes;
+using cushim::detail::elf_internal::symbol_match;
+using cushim::detail::elf_internal::symbol_table_used;
 using cushim::detail::platform::file_source;
 using test_support::command_output;
 
@@ -64,9 +68,11 @@ class counting_source : public byte_source {
   std::uint64_t size() const override { return inner_.size(); }
   bool read(std::uint64_t offset, void* out, std::size_t n) const override {
     bytes_read += n;
+    ++reads;
     return inner_.read(offset, out, n);
   }
   mutable std::uint64_t bytes_read = 0;
+  mutable std::uint64_t reads = 0;
 
  private:
   const byte_source& inner_;
@@ -178,6 +184,107 @@ void check_matches_readelf(const std::string& path) {
 std::string symbol_bytes(const byte_source& file, const std::string& name, std::size_t size) {
   std::string bytes(size, '\0');
   return read_elf_symbol_bytes(file, name, &bytes[0], size) ? bytes : std::string();
+}
+
+// --- .dynsym lookups: the hash tables against the scan and readelf ------------------------------
+
+struct dynsym_entry {
+  std::uint64_t index = 0, value = 0;
+  std::string name;
+};
+
+// readelf's .dynsym: the exported definitions (FUNC or OBJECT; GLOBAL, WEAK or UNIQUE; DEFAULT or
+// PROTECTED; in a section), and the names of every other entry (imports, ABS, TLS, IFUNC, ...).
+struct readelf_symbols {
+  std::vector<dynsym_entry> exported;
+  std::vector<std::string> others;
+};
+
+readelf_symbols readelf_dynsym(const std::string& path) {
+  readelf_symbols out;
+  std::istringstream lines(command_output("LC_ALL=C readelf --dyn-syms -W '" + path + "' 2>/dev/null"));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string num, value, size, type, bind, vis, ndx, name;
+    if (!(fields >> num >> value >> size >> type >> bind >> vis >> ndx >> name) || num.back() != ':') continue;
+    name = name.substr(0, name.find('@'));
+    const bool exported = (type == "FUNC" || type == "OBJECT") &&
+                          (bind == "GLOBAL" || bind == "WEAK" || bind == "UNIQUE") &&
+                          (vis == "DEFAULT" || vis == "PROTECTED") && ndx != "UND" && ndx != "ABS" && ndx != "COM";
+    if (exported) {
+      out.exported.push_back({std::stoull(num), std::stoull(value, nullptr, 16), name});
+    } else {
+      out.others.push_back(name);
+    }
+  }
+  return out;
+}
+
+cushim::detail::elf_internal::elf_image image_of(const byte_source& file) {
+  cushim::detail::elf_internal::elf_image image;
+  elf_info info;
+  REQUIRE_MESSAGE(cushim::detail::elf_internal::read_image(file, image, info), info.error_detail);
+  return image;
+}
+
+symbol_match hashed_lookup(const byte_source& file, const std::string& name) {
+  return cushim::detail::elf_internal::find_symbol(file, image_of(file), name);
+}
+
+symbol_match scanned_lookup(const byte_source& file, const std::string& name) {
+  return cushim::detail::elf_internal::scan_for_symbol(file, image_of(file), name);
+}
+
+std::string table_name(symbol_table_used by) {
+  switch (by) {
+    case symbol_table_used::gnu_hash: return "DT_GNU_HASH";
+    case symbol_table_used::sysv_hash: return "DT_HASH";
+    case symbol_table_used::scan: return "scan";
+  }
+  return "?";
+}
+
+// Every exported definition readelf lists is found through `expected` at readelf's index and
+// address, and the scan finds the same entry; every other name, and every name with a suffix
+// added, is found by neither. Names defined twice (symbol versions) are left out.
+void check_lookups_agree(const std::string& path, symbol_table_used expected) {
+  INFO(path);
+  const memory_source file(read_whole_file(path));
+  const cushim::detail::elf_internal::elf_image image = image_of(file);
+  const readelf_symbols oracle = readelf_dynsym(path);
+  REQUIRE(oracle.exported.size() > 1);
+  std::map<std::string, int> defined;
+  for (const dynsym_entry& e : oracle.exported) ++defined[e.name];
+  int checked = 0, wrong = 0;
+  std::string first_wrong;
+  auto note = [&](const std::string& what) {
+    if (wrong++ == 0) first_wrong = what;
+  };
+  for (const dynsym_entry& e : oracle.exported) {
+    if (defined[e.name] > 1) continue;
+    ++checked;
+    const symbol_match hashed = cushim::detail::elf_internal::find_symbol(file, image, e.name);
+    const symbol_match scanned = cushim::detail::elf_internal::scan_for_symbol(file, image, e.name);
+    if (!hashed.found || hashed.by != expected || hashed.index != e.index || hashed.entry.value != e.value) {
+      note(e.name + ": " + table_name(hashed.by) + (hashed.found ? " found index " : " did not find it, readelf: ") +
+           std::to_string(hashed.found ? hashed.index : e.index));
+    }
+    if (!scanned.found || scanned.index != e.index) note(e.name + ": the scan disagrees with readelf");
+    const symbol_match suffixed = cushim::detail::elf_internal::find_symbol(file, image, e.name + "_x");
+    if (suffixed.found || suffixed.by != expected) note(e.name + "_x: found, or not answered by the hash table");
+  }
+  int others = 0;
+  for (const std::string& name : oracle.others) {
+    if (name.empty() || defined.count(name)) continue;
+    ++others;
+    const symbol_match hashed = cushim::detail::elf_internal::find_symbol(file, image, name);
+    if (hashed.found || hashed.by != expected) note(name + " (not an exported definition): found, or not by the table");
+    if (cushim::detail::elf_internal::scan_for_symbol(file, image, name).found) note(name + ": found by the scan");
+  }
+  MESSAGE(path << ": " << checked << " exported definitions and " << others << " other names looked up through "
+               << table_name(expected));
+  CHECK(checked > 0);
+  CHECK_MESSAGE(wrong == 0, wrong << " wrong answers; the first: " << first_wrong);
 }
 
 // --- A shared object written field by field ----------------------------------------------------
@@ -327,6 +434,78 @@ std::string without_section_headers(std::string bytes, const elf_info& info) {
   std::memset(&bytes[24 + 2 * w], 0, w);  // e_shoff
   std::memset(&bytes[36 + 3 * w], 0, 4);  // e_shnum, e_shstrndx
   return bytes;
+}
+
+// --- Hash tables: libraries with many symbols, and a DT_GNU_HASH table written word by word -----
+
+// lib<style>.so with `count` exported ints, cushim_symbol_<i> = i, and as many functions, linked
+// with --hash-style=<style> (sysv, gnu or both). Empty when the compiler cannot build it.
+std::string build_many_symbols(const test_support::temp_tree& tree, const std::string& style, int count) {
+  std::string source;
+  for (int i = 0; i < count; ++i) {
+    source += "int cushim_symbol_" + std::to_string(i) + " = " + std::to_string(i) + ";\n";
+    source += "int cushim_function_" + std::to_string(i) + "(void) { return " + std::to_string(i) + "; }\n";
+  }
+  const std::string c = tree.write_file("many/symbols.c", source);
+  const std::string library = tree.path("many/lib" + style + ".so");
+  const std::string command =
+      "cc -shared -fPIC -O0 -Wl,--hash-style=" + style + " -o '" + library + "' '" + c + "' 2>/dev/null";
+  return std::system(command.c_str()) == 0 ? library : std::string();
+}
+
+std::string int_bytes(int value) {
+  return {char(value), char(value >> 8), char(value >> 16), char(value >> 24)};  // little-endian, as built here
+}
+
+// Where a dynamic table entry's address lies in the file.
+std::uint64_t file_offset_of(const byte_source& file, std::uint64_t address) {
+  cushim::detail::elf_internal::file_region region;
+  REQUIRE(cushim::detail::elf_internal::map_address(image_of(file), address, region));
+  return region.offset;
+}
+
+void put_u32(std::string& bytes, std::uint64_t at, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = char(value >> (8 * i));  // little-endian
+}
+
+// A DT_GNU_HASH table, word by word, damaged at will: the header says `buckets` and
+// `bloom_words` whatever the arrays hold.
+struct gnu_table {
+  std::uint32_t buckets = 1, first_hashed = 1, bloom_words = 1, shift = 5;
+  std::vector<std::uint64_t> bloom = {~0ull};
+  std::vector<std::uint32_t> bucket = {1};
+  std::vector<std::uint32_t> chain = {cushim::detail::elf_internal::gnu_hash_of("handmade_value") | 1u};
+  std::uint64_t address = 0;  // where DT_GNU_HASH points; 0: at the table, appended to the file
+};
+
+// The hand-made file with `table` appended at its end, inside its PT_LOAD, and named by
+// DT_GNU_HASH; with its DT_HASH only when keep_sysv.
+std::string with_gnu_hash(handmade_elf elf, const gnu_table& table, bool keep_sysv) {
+  if (!keep_sysv) {
+    for (auto it = elf.dynamic.begin(); it != elf.dynamic.end(); ++it) {
+      if (it->first == 4) {
+        elf.dynamic.erase(it);
+        break;
+      }
+    }
+  }
+  elf.dynamic.insert(elf.dynamic.end() - 1, {0x6ffffef5, 0});
+  const std::size_t w = elf.word();
+  const std::uint64_t at = (handmade_elf::dynamic_at + elf.dynamic.size() * 2 * w + 7) & ~std::uint64_t(7);
+  elf.dynamic[elf.dynamic.size() - 2].second = table.address ? table.address : handmade_elf::load_base + at;
+  std::string image = elf.bytes();
+  image.resize(at, '\0');
+  const std::uint32_t head[] = {table.buckets, table.first_hashed, table.bloom_words, table.shift};
+  std::uint64_t end = at + 16 + table.bloom.size() * w + 4 * (table.bucket.size() + table.chain.size());
+  image.resize(end, '\0');
+  std::uint64_t next = at;
+  for (std::uint32_t word : head) elf.put(image, (next += 4) - 4, word, 4);
+  for (std::uint64_t word : table.bloom) elf.put(image, (next += w) - w, word, w);
+  for (std::uint32_t word : table.bucket) elf.put(image, (next += 4) - 4, word, 4);
+  for (std::uint32_t word : table.chain) elf.put(image, (next += 4) - 4, word, 4);
+  elf.put(image, elf.segment_at(0) + elf.segment_file_size_field(), image.size(), w);      // p_filesz
+  elf.put(image, elf.segment_at(0) + elf.segment_file_size_field() + w, image.size(), w);  // p_memsz
+  return image;
 }
 
 // --- Mutations ---------------------------------------------------------------------------------
@@ -535,6 +714,279 @@ TEST_CASE("hand-made files of both classes and byte orders read as readelf reads
       CHECK(symbol_bytes(memory_source(undefined), "handmade_value", 4).empty());
     }
   }
+}
+
+TEST_CASE("symbol lookups through the hash table agree with the scan and readelf on the real libraries") {
+  std::vector<std::string> names = {CUSHIM_CUDNN_FILE, CUSHIM_CUDART_FILE};
+  if (CUDNN_MAJOR >= 9) {
+    names.push_back("libcudnn_graph.so." + std::to_string(CUDNN_MAJOR));
+    names.push_back("libcudnn_ops.so." + std::to_string(CUDNN_MAJOR));
+  }
+  int checked = 0;
+  for (const std::string& name : names) {
+    const std::string path = toolkit_library(name);
+    if (!std::filesystem::exists(path)) {
+      MESSAGE("not on this machine, skipped: " << path);
+      continue;
+    }
+    const std::string dynamic = command_output("LC_ALL=C readelf -dW '" + path + "' 2>/dev/null");
+    const bool gnu = dynamic.find("(GNU_HASH)") != std::string::npos;
+    REQUIRE((gnu || dynamic.find("(HASH)") != std::string::npos));
+    check_lookups_agree(path, gnu ? symbol_table_used::gnu_hash : symbol_table_used::sysv_hash);
+    ++checked;
+  }
+  CHECK(checked > 0);
+}
+
+TEST_CASE("the version word of libcudnn_graph takes a few small reads, not a walk through .dynsym") {
+  const std::string graph = toolkit_library("libcudnn_graph.so." + std::to_string(CUDNN_MAJOR));
+  if (CUDNN_MAJOR < 9 || !std::filesystem::exists(graph)) {
+    MESSAGE("cuDNN 9 not on this machine, skipped");
+    return;
+  }
+  file_source file(graph);
+  REQUIRE(file.ok());
+  counting_source counted(file);
+  unsigned char word[4];
+  REQUIRE(read_elf_symbol_bytes(counted, "cudnn_graph_version", word, sizeof word));
+  counting_source scanned(file);
+  const symbol_match by_scan = scanned_lookup(scanned, "cudnn_graph_version");
+  REQUIRE(by_scan.found);
+  MESSAGE("through DT_GNU_HASH: " << counted.reads << " reads, " << counted.bytes_read << " bytes; the scan: "
+                                  << scanned.reads << " reads, " << scanned.bytes_read << " bytes");
+  CHECK(counted.reads <= 16);
+  CHECK(counted.bytes_read <= 8 * 1024);
+  CHECK(hashed_lookup(file, "cudnn_graph_version").index == by_scan.index);
+}
+
+TEST_CASE("libraries built here with DT_HASH, DT_GNU_HASH or both: every symbol through the table the loader uses") {
+  test_support::temp_tree tree;
+  const std::pair<const char*, symbol_table_used> styles[] = {{"sysv", symbol_table_used::sysv_hash},
+                                                              {"gnu", symbol_table_used::gnu_hash},
+                                                              {"both", symbol_table_used::gnu_hash}};
+  for (const auto& style : styles) {
+    INFO(std::string(style.first));
+    const std::string path = build_many_symbols(tree, style.first, 1500);
+    REQUIRE_MESSAGE(!path.empty(), "the system compiler must build a shared library");
+    check_lookups_agree(path, style.second);
+    const memory_source file(read_whole_file(path));
+    CHECK(symbol_bytes(file, "cushim_symbol_1234", 4) == int_bytes(1234));
+    CHECK(symbol_bytes(file, "cushim_symbol_1", 4) == int_bytes(1));
+    CHECK(hashed_lookup(file, "cushim_symbol_0").found);
+    CHECK(symbol_bytes(file, "cushim_symbol_0", 4).empty());  // zero: in .bss, no bytes in the file
+    CHECK(symbol_bytes(file, "cushim_symbol_1500", 4).empty());
+  }
+  SUBCASE("both tables, DT_GNU_HASH damaged (nbuckets 0): every symbol through DT_HASH") {
+    const std::string path = build_many_symbols(tree, "both", 1500);
+    REQUIRE(!path.empty());
+    std::string bytes = read_whole_file(path);
+    const memory_source original(bytes);
+    const std::uint64_t table = file_offset_of(original, image_of(original).table.gnu_hash.value);
+    put_u32(bytes, table, 0);
+    const std::string damaged = tree.write_file("many/libboth-damaged.so", bytes);
+    check_lookups_agree(damaged, symbol_table_used::sysv_hash);
+  }
+}
+
+TEST_CASE("a damaged DT_GNU_HASH table: DT_HASH or the scan answers, or the symbol is absent; never a crash") {
+  const std::uint32_t h = cushim::detail::elf_internal::gnu_hash_of("handmade_value");
+  const std::uint32_t other = (h ^ 2u) & ~1u;  // another hash, and not the end of a chain
+  for (int elf_class : {64, 32}) {
+    const bool little = elf_class == 64;
+    const std::string kind = std::to_string(elf_class) + (little ? "-bit little-endian" : "-bit big-endian");
+    INFO(kind);
+    const handmade_elf elf(elf_class, little);
+    auto lookup = [&](const gnu_table& table, bool keep_sysv, const std::string& name = "handmade_value") {
+      return hashed_lookup(memory_source(with_gnu_hash(elf, table, keep_sysv)), name);
+    };
+    auto value = [&](const gnu_table& table, bool keep_sysv) {
+      return symbol_bytes(memory_source(with_gnu_hash(elf, table, keep_sysv)), "handmade_value", 4);
+    };
+    const gnu_table good;
+
+    SUBCASE("a sound table answers, also for an absent name, and is preferred to DT_HASH") {
+      const symbol_match found = lookup(good, true);
+      CHECK(found.found);
+      CHECK(found.by == symbol_table_used::gnu_hash);
+      CHECK(found.index == 1);
+      CHECK(value(good, false) == "\x11\x22\x33\x44");
+      const symbol_match absent = lookup(good, true, "handmade");
+      CHECK_FALSE(absent.found);
+      CHECK(absent.by == symbol_table_used::gnu_hash);
+    }
+    SUBCASE("a sound table that says absent is believed, as the loader believes it") {
+      gnu_table empty_bucket = good;
+      empty_bucket.bucket = {0};
+      gnu_table empty_bloom = good;
+      empty_bloom.bloom = {0};
+      gnu_table wrong_hash = good;
+      wrong_hash.chain = {other | 1u};
+      for (const gnu_table& t : {empty_bucket, empty_bloom, wrong_hash}) {
+        const symbol_match m = lookup(t, true);
+        CHECK_FALSE(m.found);
+        CHECK(m.by == symbol_table_used::gnu_hash);
+        CHECK(value(t, true).empty());
+      }
+    }
+    SUBCASE("a chain without end is read 1024 entries far, a few dozen reads") {
+      gnu_table endless = good;
+      endless.chain.assign(100000, other);
+      const memory_source bytes(with_gnu_hash(elf, endless, true));
+      counting_source counted(bytes);
+      const symbol_match m = hashed_lookup(counted, "handmade_value");
+      CHECK(m.found);
+      CHECK(m.by == symbol_table_used::sysv_hash);
+      MESSAGE(counted.reads << " reads, " << counted.bytes_read << " bytes");
+      CHECK(counted.reads <= 100);
+      CHECK(counted.bytes_read <= 8 * 1024);
+    }
+    SUBCASE("a damaged table is left for DT_HASH, or for the scan without one") {
+      std::vector<std::pair<std::string, gnu_table>> damaged;
+      gnu_table t = good;
+      t.buckets = 0;
+      damaged.emplace_back("nbuckets 0", t);
+      t = good;
+      t.bucket = {0x7fffffff};
+      damaged.emplace_back("bucket index out of range", t);
+      t = good;
+      t.first_hashed = 2;
+      damaged.emplace_back("bucket below symoffset", t);
+      t = good;
+      t.chain = {other};
+      damaged.emplace_back("chain running off the end of the table", t);
+      t = good;
+      t.chain.assign(5000, other);
+      damaged.emplace_back("chain longer than 1024 entries", t);
+      t = good;
+      t.bloom_words = 3;
+      t.bloom.assign(3, ~0ull);
+      damaged.emplace_back("Bloom filter size not a power of two", t);
+      t = good;
+      t.shift = 32;
+      damaged.emplace_back("Bloom shift 32", t);
+      t = good;
+      t.bloom_words = 0x10000000;
+      damaged.emplace_back("Bloom filter past the end", t);
+      t = good;
+      t.bucket = {5000};
+      t.chain.assign(5001, other);
+      t.chain[4999] = h | 1u;
+      damaged.emplace_back("matching hash at an index past .dynsym", t);
+      t = good;
+      t.address = 0x900000;
+      damaged.emplace_back("table address in no PT_LOAD", t);
+      for (const auto& d : damaged) {
+        INFO(d.first);
+        const symbol_match with_sysv = lookup(d.second, true);
+        CHECK(with_sysv.found);
+        CHECK(with_sysv.by == symbol_table_used::sysv_hash);
+        CHECK(with_sysv.index == 1);
+        CHECK(value(d.second, true) == "\x11\x22\x33\x44");
+        // Without DT_HASH or section headers the scan's symbol count comes from the same damaged
+        // table: whatever it finds, it is asked, and nothing breaks.
+        const symbol_match without = lookup(d.second, false);
+        CHECK(without.by == symbol_table_used::scan);
+        CHECK(value(d.second, false) == (without.found ? "\x11\x22\x33\x44" : ""));
+      }
+    }
+  }
+}
+
+TEST_CASE("a damaged DT_HASH table: the scan answers; loops and long chains end") {
+  const handmade_elf elf(64, true);
+  const std::string good = elf.bytes();
+  const std::uint64_t hash_at = handmade_elf::hash_at;
+  auto lookup = [](const std::string& bytes, const std::string& name) {
+    return hashed_lookup(memory_source(bytes), name);
+  };
+
+  const symbol_match sound = lookup(good, "handmade_value");
+  CHECK(sound.found);
+  CHECK(sound.by == symbol_table_used::sysv_hash);
+  const symbol_match absent = lookup(good, "handmade_other");
+  CHECK_FALSE(absent.found);
+  CHECK(absent.by == symbol_table_used::sysv_hash);
+
+  std::vector<std::pair<std::string, std::string>> damaged;
+  std::string bytes = good;
+  elf.put(bytes, hash_at, 0, 4);
+  damaged.emplace_back("nbucket 0", bytes);
+  bytes = good;
+  elf.put(bytes, hash_at + 8, 0x7fffffff, 4);
+  damaged.emplace_back("bucket index out of range", bytes);
+  bytes = good;
+  elf.put(bytes, hash_at + 4, 0x40000000, 4);
+  damaged.emplace_back("nchain past the end of the file", bytes);
+  for (const auto& d : damaged) {
+    INFO(d.first);
+    const symbol_match m = lookup(d.second, "handmade_value");
+    CHECK(m.found);
+    CHECK(m.by == symbol_table_used::scan);
+    CHECK(m.index == 1);
+    CHECK(symbol_bytes(memory_source(d.second), "handmade_value", 4) == "\x11\x22\x33\x44");
+  }
+
+  SUBCASE("a chain that loops: the walk stops at 1024 steps and the scan says absent") {
+    std::string loop = good;
+    elf.put(loop, hash_at + 12 + 4, 1, 4);  // chain[1] = 1
+    const auto start = std::chrono::steady_clock::now();
+    const symbol_match m = lookup(loop, "handmade_other");
+    CHECK(seconds_since(start) < 1.0);
+    CHECK_FALSE(m.found);
+    CHECK(m.by == symbol_table_used::scan);
+    CHECK(lookup(loop, "handmade_value").by == symbol_table_used::sysv_hash);  // found on the first step
+  }
+  SUBCASE("64-bit S/390 hash words are 8 bytes: the scan, not a misread table") {
+    std::string s390 = good;
+    elf.put(s390, 18, 22, 2);  // e_machine EM_S390
+    const symbol_match m = lookup(s390, "handmade_value");
+    CHECK(m.found);
+    CHECK(m.by == symbol_table_used::scan);
+  }
+}
+
+TEST_CASE("the real libcudnn_graph with a damaged DT_GNU_HASH: the scan still finds the version word") {
+  const std::string graph = toolkit_library("libcudnn_graph.so." + std::to_string(CUDNN_MAJOR));
+  if (CUDNN_MAJOR < 9 || !std::filesystem::exists(graph)) {
+    MESSAGE("cuDNN 9 not on this machine, skipped");
+    return;
+  }
+  const std::string original = read_whole_file(graph);
+  const memory_source file(original);
+  const symbol_match sound = hashed_lookup(file, "cudnn_graph_version");
+  REQUIRE(sound.found);
+  REQUIRE(sound.by == symbol_table_used::gnu_hash);
+  const std::string expected = symbol_bytes(file, "cudnn_graph_version", 4);
+  REQUIRE(expected.size() == 4);
+
+  const std::uint64_t table = file_offset_of(file, image_of(file).table.gnu_hash.value);
+  const std::uint32_t buckets =
+      std::uint32_t(std::uint8_t(original[table])) | std::uint32_t(std::uint8_t(original[table + 1])) << 8 |
+      std::uint32_t(std::uint8_t(original[table + 2])) << 16 | std::uint32_t(std::uint8_t(original[table + 3])) << 24;
+  const std::uint32_t bloom_words =
+      std::uint32_t(std::uint8_t(original[table + 8])) | std::uint32_t(std::uint8_t(original[table + 9])) << 8 |
+      std::uint32_t(std::uint8_t(original[table + 10])) << 16 | std::uint32_t(std::uint8_t(original[table + 11])) << 24;
+  REQUIRE(buckets > 0);
+  const std::uint64_t bucket_at = table + 16 + std::uint64_t(bloom_words) * 8 +
+                                  4 * (cushim::detail::elf_internal::gnu_hash_of("cudnn_graph_version") % buckets);
+
+  std::string no_buckets = original;
+  put_u32(no_buckets, table, 0);
+  std::string bucket_out_of_range = original;
+  put_u32(bucket_out_of_range, bucket_at, 0xffffffff);
+  for (const std::string* damaged : {&no_buckets, &bucket_out_of_range}) {
+    const memory_source bytes(*damaged);
+    const symbol_match m = hashed_lookup(bytes, "cudnn_graph_version");
+    CHECK(m.found);
+    CHECK(m.by == symbol_table_used::scan);
+    CHECK(m.index == sound.index);
+    CHECK(symbol_bytes(bytes, "cudnn_graph_version", 4) == expected);
+  }
+  std::string empty_bucket = original;
+  put_u32(empty_bucket, bucket_at, 0);
+  const symbol_match believed = hashed_lookup(memory_source(empty_bucket), "cudnn_graph_version");
+  CHECK_FALSE(believed.found);
+  CHECK(believed.by == symbol_table_used::gnu_hash);
 }
 
 TEST_CASE("files that are not ELF, or too short to be") {

@@ -4,7 +4,7 @@
 
 #define CUSHIM_NO_CUDART
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 #include <string>
 
 #include "support/command_output.hpp"
@@ -13,6 +13,8 @@ TEST_CASE("cuDNN is shimmed, the CUDA runtime is left to the program") {
   CHECK(cudnnGetVersion() == CUDNN_VERSION);
   CHECK_FALSE(cushim::available(cushim::library::cudart));
   CHECK(cushim::status_of(cushim::library::cudart).code == cushim::error_code::disabled);
+  CHECK(cushim::error_of(cushim::library::cudart) == cushim::error_code::disabled);
+  CHECK(cushim::error_of(cushim::library::cudnn) == cushim::error_code::ok);
   std::string symbols = test_support::own_defined_symbols();
   REQUIRE(symbols.find(" T cudnnCreate\n") != std::string::npos);
   CHECK(symbols.find(" T cudaMalloc\n") == std::string::npos);

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -38,6 +38,8 @@ TEST_CASE("versions come from the real libraries in the toolkit folder") {
   const cushim::status& rt = cushim::status_of(cushim::library::cudart);
   CHECK(dnn.code == cushim::error_code::ok);
   CHECK(rt.code == cushim::error_code::ok);
+  CHECK(cushim::error_of(cushim::library::cudnn) == cushim::error_code::ok);
+  CHECK(cushim::error_of(cushim::library::cudart) == cushim::error_code::ok);
   CHECK(real_path(dnn.path) == real_path(std::string(CUSHIM_CUDA_LIB_DIR) + "/" + CUSHIM_CUDNN_FILE));
   CHECK(real_path(rt.path) == real_path(std::string(CUSHIM_CUDA_LIB_DIR) + "/" + CUSHIM_CUDART_FILE));
   CHECK(dnn.version == CUDNN_VERSION);

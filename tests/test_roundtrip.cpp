@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 #include <cushim/detail/api_tables.hpp>
 #include <cstring>
 #include <string>

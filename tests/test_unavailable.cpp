@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 
 #include <cstring>
 #include <string>
@@ -35,6 +35,9 @@ TEST_CASE("an override to an empty folder makes both libraries unavailable, with
 
   const cushim::status& dnn = cushim::status_of(cushim::library::cudnn);
   CHECK(dnn.code == cushim::error_code::override_failed);
+  CHECK(cushim::error_of(cushim::library::cudnn) == cushim::error_code::override_failed);
+  CHECK(cushim::error_of(cushim::library::cudart) == cushim::error_code::override_failed);
+  CHECK(std::string(cushim::to_string(cushim::error_of(cushim::library::cudnn))) == "override_failed");
   REQUIRE(dnn.attempts.size() == 1);
   CHECK(dnn.attempts[0].rule == "options.cudnn_file");
   CHECK(dnn.attempts[0].path == empty_folder() + "/" + CUSHIM_CUDNN_FILE);

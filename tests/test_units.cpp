@@ -3,15 +3,19 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "support/command_output.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace cushim::detail;
@@ -70,7 +74,11 @@ TEST_CASE("ld.so.cache: finds a library by soname in a cache ldconfig wrote") {
   REQUIRE(paths.size() == 1);
   CHECK(paths[0] == lib_dir + "/" + CUSHIM_CUDNN_FILE);
   CHECK(ld_so_cache_paths(cache, "libnothing.so.1").empty());
-  CHECK(ld_so_cache_paths(cache, CUSHIM_CUDNN_FILE, 0x0a03).empty());  // another architecture's flags
+  const std::string file_name = CUSHIM_CUDNN_FILE;
+  CHECK(ld_so_cache_paths(cache, file_name.substr(0, file_name.size() - 1)).empty());  // a prefix of the name
+  CHECK(ld_so_cache_paths(cache, file_name + "0").empty());                            // the name and more
+  CHECK(ld_so_cache_paths(cache, "x" + file_name.substr(1)).empty());                  // another first byte
+  CHECK(ld_so_cache_paths(cache, CUSHIM_CUDNN_FILE, 0x0a03).empty());                  // another architecture's flags
 
   SUBCASE("an old-format header before the new one is skipped") {
     std::string old = std::string("ld.so-1.7.0") + std::string(4, '\0') + std::string(1, '\0');
@@ -99,6 +107,24 @@ TEST_CASE("the machine's own ld.so.cache lists what ldconfig -p shows") {
   auto libc = ld_so_cache_paths(cache, "libc.so.6");
   REQUIRE_FALSE(libc.empty());
   CHECK(access(libc[0].c_str(), R_OK) == 0);
+#if defined(__x86_64__)
+  // Every x86-64 soname ldconfig -p lists, with its paths in ldconfig's order.
+  std::map<std::string, std::vector<std::string>> listed;
+  std::istringstream lines(test_support::command_output("LC_ALL=C /sbin/ldconfig -p 2>/dev/null"));
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t arrow = line.find(" => ");
+    if (arrow == std::string::npos || line.find("(libc6,x86-64") == std::string::npos) continue;
+    const std::size_t start = line.find_first_not_of(" \t");
+    listed[line.substr(start, line.find(" (") - start)].push_back(line.substr(arrow + 4));
+  }
+  REQUIRE(listed.size() > 10);
+  int wrong = 0;
+  for (const auto& entry : listed) {
+    if (ld_so_cache_paths(cache, entry.first) != entry.second && wrong++ < 5) MESSAGE("differs: " << entry.first);
+  }
+  CHECK(wrong == 0);
+  MESSAGE(listed.size() << " sonames compared with ldconfig -p");
+#endif
 }
 
 TEST_CASE("JSON strings: quotes, control characters and invalid UTF-8") {

@@ -1,4 +1,4 @@
-// Attribution only: the plain headers plus the standard headers cushim.hpp includes
+// Attribution only: the plain headers plus the standard headers cushim/status.hpp adds
 // (<string>, <string_view>, <vector>), to show where the include overhead comes from.
 #include <cuda_runtime_api.h>
 #include <cudnn.h>

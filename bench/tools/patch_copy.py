@@ -28,8 +28,8 @@ CHANGES = {
     # call needs.
     "preflight_root_only": [
         ("cushim/detail/sublibraries.hpp",
-         r'return \{\{"graph", true\},[^;]*\};',
-         r'return {{"graph", true}};'),
+         r'return \{\{"graph", true(, "cudnn_graph_version")?\},[^;]*\};',
+         r'return {{"graph", true\1}};'),
     ],
 }
 

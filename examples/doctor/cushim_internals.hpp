@@ -1,7 +1,7 @@
 // The parts of cushim's implementation the doctor reads that the public API does not offer yet:
 // the NVIDIA driver probe, the ELF and PE readers with their dependency resolvers, JSON string quoting and
 // version formatting. Kept in this one file so that a public API for them replaces only this file.
-// Include after <cushim/cushim.hpp> with CUSHIM_IMPLEMENTATION defined.
+// Include after <cushim/status.hpp> with CUSHIM_IMPLEMENTATION defined.
 #pragma once
 
 #include <string>

@@ -8,7 +8,7 @@
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 
 #include <dlfcn.h>
 

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/cushim.hpp>
+#include <cushim/status.hpp>
 
 #include <cstring>
 #include <string>

@@ -69,6 +69,7 @@ constexpr std::uint16_t machine_x86_64 = 62;
 constexpr std::uint16_t machine_aarch64 = 183;
 constexpr std::uint16_t machine_riscv = 243;
 constexpr std::uint16_t machine_loongarch = 258;
+constexpr std::uint16_t machine_alpha = 0x9026;  // the value Linux uses (EM_ALPHA, 41, is unused)
 
 constexpr std::uint32_t segment_load = 1;
 constexpr std::uint32_t segment_dynamic = 2;
@@ -102,6 +103,7 @@ constexpr std::size_t max_string_length = 4096;
 constexpr std::uint64_t max_dynamic_entries = 4096;
 constexpr std::uint64_t max_symbols = std::uint64_t(1) << 20;
 constexpr std::size_t max_symbol_bytes = 64;
+constexpr std::uint64_t max_chain_steps = 1024;  // hash chains hold a few symbols; longer ones are scanned
 constexpr std::size_t read_chunk_bytes = 4096;
 
 // The record sizes and field decoding of one class and byte order.
@@ -116,17 +118,30 @@ struct elf_format {
   std::size_t dynamic_entry_size() const { return 2 * word(); }
   std::size_t symbol_size() const { return elf_class == 64 ? 24 : 16; }
 
-  std::uint64_t field(const unsigned char* record, std::size_t at, std::size_t width) const {
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i) {
-      std::size_t shift = 8 * (little_endian ? i : width - 1 - i);
-      value |= std::uint64_t(record[at + i]) << shift;
+  // One load, and a byte swap only for a file of the other byte order: a loop per byte made this
+  // decoding a tenth of cushim's first use.
+  template <class U>
+  U load(const unsigned char* at) const {
+    U value;
+    std::memcpy(&value, at, sizeof value);
+    if (little_endian != host_little_endian()) {
+      U swapped = 0;
+      for (std::size_t i = 0; i < sizeof value; ++i) swapped = U(swapped << 8 | ((value >> (8 * i)) & 0xffu));
+      value = swapped;
     }
     return value;
   }
-  std::uint16_t u16(const unsigned char* record, std::size_t at) const { return std::uint16_t(field(record, at, 2)); }
-  std::uint32_t u32(const unsigned char* record, std::size_t at) const { return std::uint32_t(field(record, at, 4)); }
-  std::uint64_t address(const unsigned char* record, std::size_t at) const { return field(record, at, word()); }
+  static bool host_little_endian() {
+    const std::uint16_t one = 1;
+    unsigned char first;
+    std::memcpy(&first, &one, 1);
+    return first == 1;
+  }
+  std::uint16_t u16(const unsigned char* record, std::size_t at) const { return load<std::uint16_t>(record + at); }
+  std::uint32_t u32(const unsigned char* record, std::size_t at) const { return load<std::uint32_t>(record + at); }
+  std::uint64_t address(const unsigned char* record, std::size_t at) const {
+    return elf_class == 64 ? load<std::uint64_t>(record + at) : load<std::uint32_t>(record + at);
+  }
 };
 
 struct file_header {
@@ -634,26 +649,206 @@ inline bool read_symbol_value(const byte_source& file, const elf_image& image, c
   return true;
 }
 
-inline bool find_symbol_bytes(const byte_source& file, const elf_image& image, const std::string& name, void* out,
-                              std::size_t size) {
+// Which table found a symbol, or said it is not there.
+enum class symbol_table_used { gnu_hash, sysv_hash, scan };
+
+// The answer of a lookup in .dynsym.
+struct symbol_match {
+  bool found = false;
+  std::uint64_t index = 0;  // the entry's index in .dynsym
+  symbol entry;
+  symbol_table_used by = symbol_table_used::scan;
+};
+
+// Where .dynsym and .dynstr lie, each up to the end of its PT_LOAD (.dynstr: or DT_STRSZ), and
+// how many symbol entries fit in .dynsym's stretch (at most max_symbols).
+struct symbol_tables {
+  file_region symbols, strings;
+  std::uint64_t capacity = 0;
+};
+
+inline bool locate_symbol_tables(const elf_image& image, symbol_tables& out) {
   const elf_format& f = image.format;
   const dynamic_table& t = image.table;
-  file_region symbols, strings;
   if (!t.symtab.present || !t.strtab.present || (t.syment.present && t.syment.value != f.symbol_size()) ||
-      !map_address(image, t.symtab.value, symbols) || !map_address(image, t.strtab.value, strings)) {
+      !map_address(image, t.symtab.value, out.symbols) || !map_address(image, t.strtab.value, out.strings)) {
     return false;
   }
-  if (t.strsz.present) strings.length = std::min(strings.length, t.strsz.value);
-  const std::uint64_t count =
-      std::min({dynamic_symbol_count(file, image), symbols.length / f.symbol_size(), max_symbols});
-  bool found = false;
-  visit_records(file, symbols.offset, count, f.symbol_size(), [&](const unsigned char* entry) {
+  if (t.strsz.present) out.strings.length = std::min(out.strings.length, t.strsz.value);
+  out.capacity = std::min(out.symbols.length / f.symbol_size(), max_symbols);
+  return true;
+}
+
+// The hash functions of DT_GNU_HASH (Bernstein's, h * 33 + c) and DT_HASH (the System V ABI's).
+inline std::uint32_t gnu_hash_of(const std::string& name) {
+  std::uint32_t h = 5381;
+  for (unsigned char c : name) h = h * 33 + c;
+  return h;
+}
+
+inline std::uint32_t sysv_hash_of(const std::string& name) {
+  std::uint32_t h = 0;
+  for (unsigned char c : name) {
+    h = (h << 4) + c;
+    const std::uint32_t high = h & 0xf0000000u;
+    h ^= high >> 24;
+    h &= ~high;
+  }
+  return h;
+}
+
+// What a hash table said: the symbol, its absence, or nothing usable (no table, or a damaged one:
+// an index out of range, a table past its segment, a chain without end); then the scan decides.
+enum class hash_answer { found, absent, unusable };
+
+// Whether entry `index` of .dynsym is the exported definition `name`: found (and `out` filled in),
+// absent (another symbol: the walk goes on), or unusable (the entry is not in the file).
+inline hash_answer check_hashed_symbol(const byte_source& file, const elf_image& image, const symbol_tables& t,
+                                       std::uint64_t index, const std::string& name, symbol_match& out) {
+  const elf_format& f = image.format;
+  unsigned char record[24];
+  if (index >= t.capacity || !file.read(t.symbols.offset + index * f.symbol_size(), record, f.symbol_size())) {
+    return hash_answer::unusable;
+  }
+  const symbol s = decode_symbol(f, record);
+  if (!is_exported_definition(s) || !symbol_name_is(file, t.strings, s, name)) return hash_answer::absent;
+  out.found = true;
+  out.index = index;
+  out.entry = s;
+  return hash_answer::found;
+}
+
+// DT_GNU_HASH, as the dynamic loader reads it: nbuckets, symoffset, bloom_size and bloom_shift;
+// the Bloom filter (bloom_size words of the file's class); nbuckets bucket words, each the first
+// symbol of its chain; then one hash word per symbol from symoffset on, bit 0 set on the last of a
+// chain. Every word is read through `file`, every index checked, every walk capped.
+inline hash_answer find_in_gnu_hash(const byte_source& file, const elf_image& image, const symbol_tables& t,
+                                    const std::string& name, symbol_match& out) {
+  const elf_format& f = image.format;
+  file_region table;
+  unsigned char head[16];
+  if (!image.table.gnu_hash.present || !map_address(image, image.table.gnu_hash.value, table) || table.length < 16 ||
+      !file.read(table.offset, head, sizeof head)) {
+    return hash_answer::unusable;
+  }
+  const std::uint64_t buckets = f.u32(head, 0), first_hashed = f.u32(head, 4);
+  const std::uint64_t bloom_words = f.u32(head, 8), shift = f.u32(head, 12);
+  const std::uint64_t bits = 8 * f.word();
+  const std::uint64_t buckets_at = 16 + bloom_words * f.word(), chains_at = buckets_at + buckets * 4;
+  // The loader masks the Bloom index with bloom_size - 1, so it must be a power of two.
+  if (buckets == 0 || bloom_words == 0 || (bloom_words & (bloom_words - 1)) != 0 || shift >= 32 ||
+      chains_at > table.length) {
+    return hash_answer::unusable;
+  }
+  const std::uint32_t h = gnu_hash_of(name);
+  unsigned char word_bytes[8];
+  if (!file.read(table.offset + 16 + ((h / bits) & (bloom_words - 1)) * f.word(), word_bytes, f.word())) {
+    return hash_answer::unusable;
+  }
+  const std::uint64_t bloom = f.address(word_bytes, 0);
+  if (((bloom >> (h % bits)) & (bloom >> ((h >> shift) % bits)) & 1u) == 0) return hash_answer::absent;
+  unsigned char bucket[4];
+  if (!file.read(table.offset + buckets_at + (h % buckets) * 4, bucket, sizeof bucket)) return hash_answer::unusable;
+  std::uint64_t index = f.u32(bucket, 0);
+  if (index == 0) return hash_answer::absent;
+  if (index < first_hashed) return hash_answer::unusable;
+  const std::uint64_t chain_words = (table.length - chains_at) / 4;
+  for (std::uint64_t step = 0; step < max_chain_steps;) {
+    // A few hash words per read: most chains end within the first.
+    unsigned char batch[16 * 4];
+    const std::uint64_t at = index - first_hashed;
+    if (at >= chain_words) return hash_answer::unusable;  // the chain runs off the table
+    const std::uint64_t n = std::min<std::uint64_t>({16, chain_words - at, max_chain_steps - step});
+    if (!file.read(table.offset + chains_at + at * 4, batch, std::size_t(n * 4))) return hash_answer::unusable;
+    for (std::uint64_t i = 0; i < n; ++i, ++index, ++step) {
+      const std::uint32_t entry = f.u32(batch, 4 * i);
+      if ((entry | 1u) == (h | 1u)) {
+        const hash_answer a = check_hashed_symbol(file, image, t, index, name, out);
+        if (a != hash_answer::absent) return a;
+      }
+      if (entry & 1u) return hash_answer::absent;
+    }
+  }
+  return hash_answer::unusable;
+}
+
+// DT_HASH: nbucket, nchain, nbucket bucket words, nchain chain words; bucket[h % nbucket] is a
+// chain's first symbol, chain[i] the symbol after i, 0 its end. Its words are 8 bytes on 64-bit
+// S/390 and Alpha, which this reader leaves to the scan.
+inline hash_answer find_in_sysv_hash(const byte_source& file, const elf_image& image, const symbol_tables& t,
+                                     const std::string& name, symbol_match& out) {
+  const elf_format& f = image.format;
+  file_region table;
+  unsigned char head[8];
+  const bool wide_words =
+      f.elf_class == 64 && (image.header.machine == machine_s390 || image.header.machine == machine_alpha);
+  if (wide_words || !image.table.hash.present || !map_address(image, image.table.hash.value, table) ||
+      table.length < 8 || !file.read(table.offset, head, sizeof head)) {
+    return hash_answer::unusable;
+  }
+  const std::uint64_t buckets = f.u32(head, 0), chains = f.u32(head, 4);
+  if (buckets == 0 || 8 + (buckets + chains) * 4 > table.length) return hash_answer::unusable;
+  const std::uint64_t chains_at = 8 + buckets * 4;
+  unsigned char word[4];
+  if (!file.read(table.offset + 8 + (sysv_hash_of(name) % buckets) * 4, word, sizeof word)) {
+    return hash_answer::unusable;
+  }
+  std::uint64_t index = f.u32(word, 0);
+  for (std::uint64_t step = 0; step < max_chain_steps; ++step) {
+    if (index == 0) return hash_answer::absent;
+    if (index >= chains) return hash_answer::unusable;
+    const hash_answer a = check_hashed_symbol(file, image, t, index, name, out);
+    if (a != hash_answer::absent) return a;
+    if (!file.read(table.offset + chains_at + index * 4, word, sizeof word)) return hash_answer::unusable;
+    index = f.u32(word, 0);
+  }
+  return hash_answer::unusable;  // a chain longer than any real one, or a loop
+}
+
+// Every entry of .dynsym in order, for files without a usable hash table: the first exported
+// definition with the name.
+inline symbol_match scan_for_symbol(const byte_source& file, const elf_image& image, const std::string& name) {
+  symbol_match out;
+  symbol_tables t;
+  if (name.size() >= max_string_length || !locate_symbol_tables(image, t)) return out;
+  const elf_format& f = image.format;
+  const std::uint64_t count = std::min(dynamic_symbol_count(file, image), t.capacity);
+  std::uint64_t index = 0;
+  visit_records(file, t.symbols.offset, count, f.symbol_size(), [&](const unsigned char* entry) {
     const symbol s = decode_symbol(f, entry);
-    found = is_exported_definition(s) && symbol_name_is(file, strings, s, name) &&
-            read_symbol_value(file, image, s, out, size);
-    return !found;
+    if (is_exported_definition(s) && symbol_name_is(file, t.strings, s, name)) {
+      out.found = true;
+      out.index = index;
+      out.entry = s;
+    }
+    ++index;
+    return !out.found;
   });
-  return found;
+  return out;
+}
+
+// The exported definition `name` in .dynsym, found as the dynamic loader finds it: through
+// DT_GNU_HASH, else DT_HASH. A table that says "absent" is believed, as the loader believes it;
+// only when neither table is usable is every entry read.
+inline symbol_match find_symbol(const byte_source& file, const elf_image& image, const std::string& name) {
+  symbol_match out;
+  symbol_tables t;
+  if (name.size() >= max_string_length || !locate_symbol_tables(image, t)) return out;
+  hash_answer answer = find_in_gnu_hash(file, image, t, name, out);
+  out.by = symbol_table_used::gnu_hash;
+  if (answer == hash_answer::unusable) {
+    out = symbol_match();
+    answer = find_in_sysv_hash(file, image, t, name, out);
+    out.by = symbol_table_used::sysv_hash;
+  }
+  if (answer == hash_answer::unusable) return scan_for_symbol(file, image, name);
+  return out;
+}
+
+inline bool find_symbol_bytes(const byte_source& file, const elf_image& image, const std::string& name, void* out,
+                              std::size_t size) {
+  const symbol_match match = find_symbol(file, image, name);
+  return match.found && read_symbol_value(file, image, match.entry, out, size);
 }
 
 }  // namespace elf_internal
@@ -668,9 +863,10 @@ inline elf_info read_elf(const byte_source& file) {
 }
 
 // The first `size` (at most 64) bytes of an exported, defined data or function symbol, found by
-// name in the dynamic symbol table (.dynsym names carry no version suffix) and read from the file
-// through the PT_LOAD segments. False, with `out` untouched, when the symbol is absent, smaller
-// than `size`, has no file bytes, or the file is damaged.
+// name in the dynamic symbol table (.dynsym names carry no version suffix) through its
+// DT_GNU_HASH or DT_HASH table (a scan of every entry when neither is usable), and read from the
+// file through the PT_LOAD segments. False, with `out` untouched, when the symbol is absent,
+// smaller than `size`, has no file bytes, or the file is damaged.
 inline bool read_elf_symbol_bytes(const byte_source& file, const std::string& name, void* out, std::size_t size) {
   elf_info ignored;
   elf_internal::elf_image image;

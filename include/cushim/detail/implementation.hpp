@@ -1,5 +1,6 @@
 // Everything CUSHIM_IMPLEMENTATION adds: the public API's definitions and the exported stubs.
-// Included by cushim.hpp in exactly one translation unit.
+// Included by status.hpp (which cushim.hpp includes with CUSHIM_IMPLEMENTATION) in exactly one
+// translation unit.
 #pragma once
 
 #include "api_tables.hpp"
@@ -62,6 +63,8 @@ bool available(library lib) {
   if (lib == library::cudart && !detail::cudart_shimmed()) return false;
   return detail::ensure_loaded(detail::state_of(lib));
 }
+
+error_code error_of(library lib) { return status_of(lib).code; }
 
 const status& status_of(library lib) {
   if (lib == library::cudart && !detail::cudart_shimmed()) return detail::disabled_status();

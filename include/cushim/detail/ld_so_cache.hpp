@@ -54,7 +54,11 @@ inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, cons
     if ((read_u32(bytes, entry) & 0xffff) != required_flags) continue;
     std::size_t key = base + read_u32(bytes, entry + 4);
     if (key >= bytes.size() || bytes.size() - key <= soname.size()) continue;
-    if (bytes.compare(key, soname.size(), soname) != 0 || bytes[key + soname.size()] != '\0') continue;
+    // The first byte and the terminator first: most of the cache's names differ there already.
+    if (bytes[key] != soname[0] || bytes[key + soname.size()] != '\0' ||
+        std::memcmp(bytes.data() + key, soname.data(), soname.size()) != 0) {
+      continue;
+    }
     std::string path = read_c_string(bytes, base, read_u32(bytes, entry + 8));
     if (!path.empty()) paths.push_back(std::move(path));
   }

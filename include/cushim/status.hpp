@@ -1,0 +1,126 @@
+// cushim's state, for the code that configures it or reports on it: configure() and options,
+// status_of() and status, explain() and explain_json().
+//
+// Includes <cushim/cushim.hpp> (the NVIDIA headers, the enums, available(), error_of()) and the
+// standard headers these types need (<string>, <string_view>, <vector>). Those cost a translation
+// unit several times what NVIDIA's headers do, so they live here, apart from <cushim/cushim.hpp>,
+// which the files that only call cudnn*/cuda* functions include.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cushim.hpp"
+
+namespace cushim {
+
+// What happened to one place cushim looked at, in search order.
+enum class outcome {
+  loaded,               // this candidate is the one in use
+  reused,               // already loaded in the process; reused
+  absent,               // no such file
+  folder_absent,        // the folder itself does not exist
+  not_a_file,           // exists but is a folder, device, FIFO or socket: never opened
+  unreadable,           // exists, but this process may not read it
+  load_failed,          // the system loader refused it (detail has the loader's message)
+  not_the_library,      // loaded, but lacks the version function
+  wrong_version,        // loaded, version unacceptable; unloaded again
+  skipped_relative,     // a relative entry in a search list: never used (current-directory planting)
+  skipped_empty,        // an empty entry in a search list (would mean the current directory)
+  duplicate,            // same file as an earlier candidate
+  bad_format,           // not a shared library of this platform (text, empty, truncated, ...)
+  wrong_architecture,   // a library for another machine or word size (32-bit in a 64-bit process)
+  missing_dependency,   // the loader refused it: a library it needs cannot be found (detail names it)
+  sublibrary_unusable,  // cuDNN itself is fine, but its root sub-library is missing or broken
+  shadowed,             // other_copies: a copy later in the search, never loaded
+  other_major,          // other_copies: the library of another major version in a searched folder
+  untrusted_location,   // trusted_dirs_only: the file or its folder is writable by other users
+};
+
+// One place cushim looked at: a candidate file, or an entry of a search list it skipped.
+struct attempt {
+  std::string rule;  // which search rule produced it, e.g. "CUSHIM_SEARCH_PATH[2]"
+  std::string path;  // the file (or the raw entry, for skipped entries)
+  outcome result;
+  std::string detail;  // loader message, version found, ...
+};
+
+// Something wrong with a library or its surroundings, with why and what to do.
+struct problem {
+  error_code code;
+  bool fatal;        // false: a warning, the library is still used
+  std::string what;  // what failed
+  std::string path;  // the file concerned (empty if none)
+  std::string why;   // the decoded reason
+  std::string fix;   // what to do
+};
+
+// One of cuDNN's own sub-libraries (libcudnn_cnn.so.9, libcudnn_ops_infer.so.8, ...).
+struct sublibrary {
+  std::string name;        // "graph", "cnn", "ops_infer", ...
+  std::string file_name;   // libcudnn_cnn.so.9
+  std::string path;        // the copy cuDNN will use; empty when none
+  bool required = false;   // without it no cuDNN call works
+  bool usable = false;     // its functions reach cuDNN; otherwise they return the fallback
+  bool preloaded = false;  // cushim loaded it by absolute path: cuDNN's own search would miss it
+  int version = 0;         // CUDNN_VERSION encoding from the file; 0 when the file does not say
+  std::string problem;     // why it is unusable
+};
+
+// Everything cushim knows about one library: status_of()'s answer.
+struct status {
+  library lib;
+  error_code code = error_code::not_found;
+  std::string path;            // absolute path of the library in use
+  std::string found_by;        // the rule that found it
+  int version = 0;             // as the library reports it (CUDNN_VERSION / CUDART_VERSION encoding)
+  std::string version_source;  // where the version came from
+  int compiled_version = 0;    // the headers this program was built with
+  int built_for_cuda = 0;      // cuDNN only: cudnnGetCudartVersion(), the CUDA it was built for
+  std::vector<attempt> attempts;
+  std::vector<problem> problems;
+  std::vector<sublibrary> sublibraries;  // cuDNN only, for the copy in use (or the last one tried)
+  std::vector<attempt> other_copies;     // seen on the search path, not loaded (shadowed, other majors)
+};
+
+// Called once per event with one line of text; context is passed through unchanged.
+using log_function = void (*)(std::string_view line, void* context);
+
+// What configure() sets; the defaults are what cushim does without it.
+struct options {
+  std::vector<std::string> search_dirs;  // searched first, in order (UTF-8, absolute)
+  std::string cudnn_file;                // exact file or folder: authoritative, no fallback
+  std::string cudart_file;
+  bool use_environment = true;     // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
+  bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
+  version_policy policy = version_policy::same_major_newer_minor;
+  log_function log = nullptr;
+  void* log_context = nullptr;
+};
+
+// Sets the options. Only before the first load; later calls return false and are reported.
+bool configure(const options& opts);
+
+// Where the library came from, its versions, every candidate tried and every problem found.
+// Loads on first use. The reference stays valid for the life of the process.
+const status& status_of(library lib);
+
+// The whole chain (driver, CUDA runtime, cuDNN) as text for a person: what failed, which file,
+// why, and what to do.
+std::string explain();
+
+// The same as JSON (schema in README.md).
+std::string explain_json();
+
+// The stable name of a candidate's outcome, as used in explain_json().
+const char* to_string(outcome result);
+
+}  // namespace cushim
+
+// In the one implementation TU: the API's definitions and the exported stubs. Here, after the
+// types they use; with CUSHIM_IMPLEMENTATION, cushim.hpp includes this header, so either header
+// leads here.
+#ifdef CUSHIM_IMPLEMENTATION
+#include "detail/implementation.hpp"
+#endif
