@@ -18,6 +18,8 @@
 //   CUSHIM_NO_CUDART       shim cuDNN only (the app links cudart_static, nvcc's default).
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
 //                          event, error, version), for CUDA headers older than cushim's table.
+//   CUSHIM_USE_BOOST_DLL   in the implementation TU: load through boost::dll::shared_library
+//                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once
 
 #include <cuda_runtime_api.h>
