@@ -130,6 +130,31 @@ TEST_CASE("a sub-library whose dependency is missing names the dependency, the f
   CHECK(out.get("cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
 }
 
+TEST_CASE("an optional sub-library is checked on the first call into it, not at load") {
+  probe_output out = probe_with_cudnn(tree_dir("cudnn_tree"), {"--convolution-first"});
+  INFO(out.text);
+  CHECK(out.get("first.cudnnGetVersion") == std::to_string(CUDNN_VERSION));
+  CHECK(out.get("first.cnn_loaded") == "0");  // cuDNN is in use, its cnn library not yet loaded
+  CHECK(out.get("first.cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_SUCCESS));  // reached the fixture
+  CHECK(out.get("then.cnn_loaded") == "1");
+  CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|1|0|0|" + tree_dir("cudnn_tree") + "/" + sub_file("cnn") + "|");
+}
+
+TEST_CASE("a first call into a sub-library that cannot load falls back, and the report says why") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
+  tree.copy_file(tree_dir("cnn_needs_dependency") + "/" + sub_file("cnn"), sub_file("cnn"));
+  probe_output out = probe_with_cudnn(dir, {"--convolution-first"});
+  INFO(out.text);
+  CHECK(out.get("first.cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+  CHECK(out.get("then.cnn_loaded") == "0");
+  CHECK(sub_line(out, "cnn")
+            .find(sub_file("cnn") + "|0|0|0|" + dir + "/" + sub_file("cnn") + "|" + dir + "/" + sub_file("cnn") +
+                  " needs libfakedependency.so, which is not in any of: ") == 0);
+  CHECK(out.text.find("cudnn.problem=sublibrary_unusable|0|cuDNN's sub-library " + sub_file("cnn") + " is unusable") !=
+        std::string::npos);
+}
+
 TEST_CASE("the main library's missing dependency is named, not just 'cannot open'") {
   std::string path = tree_dir("cudnn_needs_dependency") + "/" + cudnn_file;
   probe_output out = probe_with_cudnn(path);

@@ -145,7 +145,7 @@ TEST_CASE("a root sub-library nowhere: named, with every place cuDNN's own searc
   REQUIRE(main_elf.runpath == std::vector<std::string>{"$ORIGIN"});
   sublibrary_finder no_system(main_path, elf_dependency_resolver("", {}));  // no ld.so.cache, no LD_LIBRARY_PATH
   cushim::sublibrary graph =
-      inspect_sublibrary(cudnn_sublibrary_specs(CUDNN_MAJOR).front(), CUDNN_MAJOR, main_path, no_system);
+      locate_sublibrary(cudnn_sublibrary_specs(CUDNN_MAJOR).front(), CUDNN_MAJOR, main_path, no_system);
   std::string file_name = "libcudnn_graph.so." + std::to_string(CUDNN_MAJOR);
   CHECK(graph.file_name == file_name);
   CHECK(graph.required);

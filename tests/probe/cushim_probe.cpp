@@ -3,9 +3,11 @@
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log] [--json]
-//                [--call-convolution] [--preload FILE]...
+//                [--call-convolution] [--convolution-first] [--preload FILE]...
 //                [--mode status | --mode threads N]
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
+// --convolution-first calls cudnnGetVersion and cudnnConvolutionForward before asking for any
+// status, and says whether cuDNN's cnn sub-library was in the process before and after.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/status.hpp>
@@ -30,6 +32,7 @@ struct arguments {
   bool configure = false;  // an option was given: call configure()
   bool configure_late = false;
   bool call_convolution = false;
+  bool convolution_first = false;
   bool log_to_stderr = false;
   bool explain_from_log = false;
   bool print_json = false;
@@ -60,6 +63,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
           v == "same_major" ? cushim::version_policy::same_major : cushim::version_policy::same_major_newer_minor;
     } else if (arg == "--call-convolution") {
       a.call_convolution = true;
+    } else if (arg == "--convolution-first") {
+      a.convolution_first = true;
+      continue;
     } else if (arg == "--configure-late") {
       a.configure_late = true;
       continue;
@@ -165,6 +171,17 @@ void print_status(const char* prefix, cushim::library lib) {
   if (!identity.empty()) std::cout << p << ".identity=" << identity << '\n';
 }
 
+bool in_process(const std::string& file) {
+  void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (h) ::dlclose(h);
+  return h != nullptr;
+}
+
+cudnnStatus_t call_convolution() {
+  return cudnnConvolutionForward(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                 CUDNN_CONVOLUTION_FWD_ALGO_GEMM, nullptr, 0, nullptr, nullptr, nullptr);
+}
+
 int run_status(const arguments& a) {
   for (const std::string& file : a.preloads) {
     std::cout << "preload=" << (::dlopen(file.c_str(), RTLD_NOW) ? "loaded" : "failed") << '|' << file << '\n';
@@ -175,6 +192,13 @@ int run_status(const arguments& a) {
   } else if (a.configure) {
     std::cout << "configure=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';
   }
+  if (a.convolution_first) {
+    std::string cnn = cushim::detail::sublibrary_file_name("cnn", CUDNN_MAJOR);
+    std::cout << "first.cudnnGetVersion=" << cudnnGetVersion() << '\n'
+              << "first.cnn_loaded=" << in_process(cnn) << '\n'
+              << "first.cudnnConvolutionForward=" << int(call_convolution()) << '\n'
+              << "then.cnn_loaded=" << in_process(cnn) << '\n';
+  }
   print_status("cudnn", cushim::library::cudnn);
   print_status("cudart", cushim::library::cudart);
   std::cout << "cudnnGetVersion=" << cudnnGetVersion() << '\n';
@@ -183,10 +207,7 @@ int run_status(const arguments& a) {
   if (created == CUDNN_STATUS_SUCCESS) cudnnDestroy(handle);
   std::cout << "cudnnCreate=" << int(created) << '\n';
   if (a.call_convolution) {  // a cnn function: gated when libcudnn_cnn is unusable
-    cudnnStatus_t conv =
-        cudnnConvolutionForward(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                CUDNN_CONVOLUTION_FWD_ALGO_GEMM, nullptr, 0, nullptr, nullptr, nullptr);
-    std::cout << "cudnnConvolutionForward=" << int(conv) << '\n';
+    std::cout << "cudnnConvolutionForward=" << int(call_convolution()) << '\n';
   }
   std::cout << "--- explain\n" << cushim::explain();
   if (a.print_json) std::cout << "--- json\n" << cushim::explain_json() << '\n';
@@ -242,6 +263,7 @@ const first_call first_calls[] = {
        return std::to_string(int(e)) + "|" + std::to_string(n);
      }},
     {"cudnnGetCudartVersion", [] { return std::to_string(cudnnGetCudartVersion()); }},
+    {"cudnnConvolutionForward", [] { return std::to_string(int(call_convolution())); }},  // checks libcudnn_cnn
     {"available",
      [] {
        return std::to_string(cushim::available(cushim::library::cudnn)) + "|" +
@@ -250,7 +272,10 @@ const first_call first_calls[] = {
     {"status_of",
      [] {
        const cushim::status& st = cushim::status_of(cushim::library::cudnn);
-       return std::string(cushim::to_string(st.code)) + "|" + st.path + "|" + std::to_string(st.attempts.size());
+       std::string subs;
+       for (const cushim::sublibrary& sub : st.sublibraries) subs += sub.usable ? '1' : '0';
+       return std::string(cushim::to_string(st.code)) + "|" + st.path + "|" + std::to_string(st.attempts.size()) + "|" +
+              subs + "|" + std::to_string(st.problems.size());
      }},
     {"explain", [] { return cushim::explain(); }},
 };

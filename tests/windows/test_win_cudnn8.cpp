@@ -52,6 +52,7 @@ cushim::status load_cudnn8(const std::string& path, const std::string& search_di
   }
   static library_state lib(cudnn8_spec());
   loader(lib, opts).run();
+  complete_sublibrary_report(lib);  // what status_of() does before it answers
   return lib.st;
 }
 

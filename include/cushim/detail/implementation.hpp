@@ -64,12 +64,18 @@ bool available(library lib) {
   return detail::ensure_loaded(detail::state_of(lib));
 }
 
-error_code error_of(library lib) { return status_of(lib).code; }
+error_code error_of(library lib) {
+  if (lib == library::cudart && !detail::cudart_shimmed()) return error_code::disabled;
+  detail::library_state& state = detail::state_of(lib);
+  detail::ensure_loaded(state);
+  return state.st.code;
+}
 
 const status& status_of(library lib) {
   if (lib == library::cudart && !detail::cudart_shimmed()) return detail::disabled_status();
   detail::library_state& state = detail::state_of(lib);
   detail::ensure_loaded(state);
+  detail::complete_sublibrary_report(state);
   return state.st;
 }
 

@@ -29,6 +29,12 @@ struct library_state {
   std::mutex missing_mutex;  // functions the loaded copy lacks, or whose sub-library is unusable
   std::vector<std::string> missing_functions;
   std::vector<std::string> blocked_functions;  // "cudnnConvolutionForward|cnn"
+  // cuDNN's sub-libraries that cuDNN itself will load are checked when first needed, not at
+  // load: on the first call into one, or for the first full report.
+  std::recursive_mutex sublibrary_mutex;  // recursive: the log callback may ask for a report
+  std::vector<bool> sublibrary_pending;   // per st.sublibraries entry
+  std::vector<platform::library_handle> sublibrary_handles;
+  bool sublibraries_reported = false;
 };
 
 struct shim_state {
@@ -365,7 +371,7 @@ class loader {
     sublibrary_finder finder(path);
     std::vector<sublibrary> subs;
     for (const sublibrary_spec& s : cudnn_sublibrary_specs(spec_.compiled_major)) {
-      subs.push_back(inspect_sublibrary(s, spec_.compiled_major, path, finder));
+      subs.push_back(locate_sublibrary(s, spec_.compiled_major, path, finder));
     }
     sublibrary& root = subs.front();
     for (sublibrary& s : subs) {
@@ -374,13 +380,17 @@ class loader {
       s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but " + root.path + " is " +
                   cudnn_version_text(root.version) + ": sub-libraries of two installations";
     }
-    for (sublibrary& s : subs) {
-      if (!s.usable || !(s.required || s.preloaded)) continue;
-      // cuDNN's by-name load then finds it, and what it needs, already loaded.
-      for (const std::string& dependency : finder.preloads_for(s.path)) {
-        if (!preload(dependency, s)) break;
+    lib_.sublibrary_pending.assign(subs.size(), false);
+    for (std::size_t i = 0; i < subs.size(); ++i) {
+      sublibrary& s = subs[i];
+      if (!s.usable) continue;
+      // The root, and a copy cuDNN's own load would miss, are loaded now: cuDNN's by-name load
+      // then finds them in the process. The others wait until they are needed.
+      if (s.required || s.preloaded) {
+        load_sublibrary(s, finder, preloads_);
+      } else {
+        lib_.sublibrary_pending[i] = true;
       }
-      if (s.usable) preload(s.path, s);
     }
     lib_.st.sublibraries = subs;
     if (root.usable) return outcome::loaded;
@@ -388,17 +398,6 @@ class loader {
              ". cuDNN would abort the process at its first call";
     sublibrary_failure_ = true;
     return outcome::sublibrary_unusable;
-  }
-
-  bool preload(const std::string& file, sublibrary& s) {
-    platform::load_result r = platform::load_library(file);
-    if (r.handle) {
-      preloads_.push_back(r.handle);
-      return true;
-    }
-    s.usable = false;
-    s.problem = "the system loader refused " + file + ": " + r.error;
-    return false;
   }
 
   // The file's own word for a runtime that reports 0: its version resource on Windows, else the
@@ -455,6 +454,7 @@ class loader {
   void release_preloads() {
     for (platform::library_handle h : preloads_) platform::unload_library(h);
     preloads_.clear();
+    lib_.sublibrary_pending.clear();
   }
 
   // Reads the version the file reports and applies the policy: loaded, not_the_library or
@@ -520,6 +520,8 @@ class loader {
   }
 
   void adopt(platform::library_handle h, const candidate& c, const std::string& path) {
+    lib_.sublibrary_handles.insert(lib_.sublibrary_handles.end(), preloads_.begin(), preloads_.end());
+    preloads_.clear();
     lib_.handle = h;
     lib_.st.code = error_code::ok;
     lib_.st.version = int(version_);
@@ -554,17 +556,6 @@ class loader {
                                    ", which cushim skipped",
                                "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
       }
-    }
-    for (const sublibrary& sub : st.sublibraries) {
-      if (sub.usable || sub.required || st.code != error_code::ok) continue;
-      st.problems.push_back({error_code::sublibrary_unusable, false,
-                             "cuDNN's sub-library " + sub.file_name +
-                                 " is unusable; the cuDNN functions it serves return "
-                                 "CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process",
-                             sub.path, sub.problem,
-                             "install one complete cuDNN " + std::to_string(spec_.compiled_major) + " (every " +
-                                 sublibrary_file_name("*", spec_.compiled_major) +
-                                 " of one release, in one folder) and remove partial copies"});
     }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
@@ -650,6 +641,47 @@ inline bool ensure_loaded(library_state& lib) {
     loading_on_this_thread &= ~bit;
   });
   return lib.loaded.load(std::memory_order_acquire);
+}
+
+// The first call into a sub-library that was not checked at load: cushim loads it by path, as
+// cuDNN would by name, and a failure gates its functions instead of letting cuDNN abort.
+inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* column) {
+  std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
+  const sublibrary* found = sublibrary_for(lib.st.sublibraries, column);
+  if (!found) return nullptr;
+  std::size_t i = std::size_t(found - lib.st.sublibraries.data());
+  if (i < lib.sublibrary_pending.size() && lib.sublibrary_pending[i]) {
+    sublibrary_finder finder(lib.st.path);
+    load_sublibrary(lib.st.sublibraries[i], finder, lib.sublibrary_handles);
+    lib.sublibrary_pending[i] = false;
+  }
+  return found;
+}
+
+// Before status_of() hands out the status: every sub-library not yet checked is checked from its
+// files (nothing is loaded for a report), and each unusable one is listed as a problem, once.
+inline void complete_sublibrary_report(library_state& lib) {
+  std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
+  if (lib.sublibraries_reported || !lib.loaded.load(std::memory_order_acquire)) return;
+  lib.sublibraries_reported = true;
+  std::vector<sublibrary>& subs = lib.st.sublibraries;
+  for (std::size_t i = 0; i < subs.size() && i < lib.sublibrary_pending.size(); ++i) {
+    if (!lib.sublibrary_pending[i]) continue;
+    sublibrary_finder finder(lib.st.path);
+    check_sublibrary(subs[i], finder);
+    lib.sublibrary_pending[i] = false;
+  }
+  for (const sublibrary& sub : subs) {
+    if (sub.usable || sub.required) continue;
+    lib.st.problems.push_back({error_code::sublibrary_unusable, false,
+                               "cuDNN's sub-library " + sub.file_name +
+                                   " is unusable; the cuDNN functions it serves return "
+                                   "CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process",
+                               sub.path, sub.problem,
+                               "install one complete cuDNN " + std::to_string(lib.spec.compiled_major) + " (every " +
+                                   sublibrary_file_name("*", lib.spec.compiled_major) +
+                                   " of one release, in one folder) and remove partial copies"});
+  }
 }
 
 }  // namespace detail

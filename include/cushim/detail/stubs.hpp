@@ -28,10 +28,11 @@ inline cudaError_t CUDARTAPI device_count_zero_on_error(int* count) {
 }
 
 // A cuDNN function whose sub-library is unusable gets the "unavailable" fallback: cuDNN itself
-// would abort the process when it fails to load that sub-library.
+// would abort the process when it fails to load that sub-library. The first call into a
+// sub-library checks it (sublibrary_checked_for).
 inline bool sublibrary_blocks(library_state& state, const char* name, const char* sublib) {
   if (!sublib) return false;
-  const sublibrary* sub = sublibrary_for(state.st.sublibraries, sublib);
+  const sublibrary* sub = sublibrary_checked_for(state, sublib);
   if (!sub || sub->usable) return false;
   std::lock_guard<std::mutex> lock(state.missing_mutex);
   std::string entry = std::string(name) + "|" + sub->file_name;

@@ -17,9 +17,11 @@
 namespace cushim {
 namespace detail {
 
-// Fills one sub-library's entry: which file cuDNN would use, its version and its dependencies.
-inline sublibrary inspect_sublibrary(const sublibrary_spec& spec, int major, const std::string& main_path,
-                                     sublibrary_finder& finder) {
+// Where one sub-library is: the file cuDNN would use and its version, and whether cushim must
+// load it beside the main library. `usable` is left false and `problem` says why when there is no
+// such file; the dependencies are not looked at here (check_sublibrary, load_sublibrary).
+inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, const std::string& main_path,
+                                    sublibrary_finder& finder) {
   sublibrary s;
   s.name = spec.name;
   s.file_name = sublibrary_file_name(spec.name, major);
@@ -40,19 +42,62 @@ inline sublibrary inspect_sublibrary(const sublibrary_spec& spec, int major, con
   s.path = use_sibling ? sibling : by_name;
   s.version = int(use_sibling ? sibling_version : by_name_version);
   s.preloaded = use_sibling && !same_file;
+  s.usable = !s.path.empty();
   if (s.path.empty()) {
     s.problem = s.file_name + " is not beside " + main_path + " and cuDNN's own search would not find it (looked in: ";
     for (std::size_t i = 0; i < searched.size(); ++i) s.problem += (i ? ", " : "") + searched[i];
     s.problem += ")";
-    return s;
   }
-  std::vector<missing_dependency> missing = finder.missing(s.path, s.required || s.preloaded);
-  if (!missing.empty()) {
-    s.problem = describe(missing.front());
-    return s;
-  }
-  s.usable = true;
   return s;
+}
+
+// Without loading anything: would the file load where cuDNN loads it? Sets usable and problem.
+inline void check_sublibrary(sublibrary& s, sublibrary_finder& finder) {
+  std::vector<missing_dependency> missing = finder.missing(s.path, false);
+  s.usable = missing.empty();
+  if (!missing.empty()) s.problem = describe(missing.front());
+}
+
+// Loads the file by absolute path, so cuDNN's own load by name finds it in the process. When the
+// loader refuses, the dependency walk says why; on Windows, dependencies only PATH holds are then
+// loaded first and the file tried again. Sets usable and problem; keeps the handles in `loaded`.
+inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vector<platform::library_handle>& loaded) {
+  if (sublibrary_finder::walk_before_load) {
+    std::vector<missing_dependency> missing = finder.missing(s.path, true);
+    if (!missing.empty()) {
+      s.usable = false;
+      s.problem = describe(missing.front());
+      return false;
+    }
+  }
+  platform::load_result r = platform::load_library(s.path);
+  if (!r.handle) {
+    std::vector<missing_dependency> missing = finder.missing(s.path, true);
+    std::vector<std::string> first = finder.preloads_for(s.path);
+    if (!missing.empty()) {
+      s.usable = false;
+      s.problem = describe(missing.front());
+      return false;
+    }
+    for (const std::string& file : first) {
+      platform::load_result d = platform::load_library(file);
+      if (!d.handle) {
+        s.usable = false;
+        s.problem = "the system loader refused " + file + ", which " + s.path + " needs: " + d.error;
+        return false;
+      }
+      loaded.push_back(d.handle);
+    }
+    if (!first.empty()) r = platform::load_library(s.path);
+    if (!r.handle) {
+      s.usable = false;
+      s.problem = "the system loader refused " + s.path + ": " + r.error;
+      return false;
+    }
+  }
+  loaded.push_back(r.handle);
+  s.usable = true;
+  return true;
 }
 
 // The sub-library that serves a table's sub-library column (cuDNN 8's backend API lives in the

@@ -22,6 +22,10 @@ inline long cudnn_version_from_file_name(const std::string& path) {
 
 class sublibrary_finder {
  public:
+  // dlopen refuses a missing dependency or symbol itself, and costs less than the walk: the walk
+  // runs only to explain a refusal.
+  static constexpr bool walk_before_load = false;
+
   explicit sublibrary_finder(const std::string& main_path) : sublibrary_finder(main_path, elf_dependency_resolver()) {}
 
   // With a chosen view of the system, for tests.

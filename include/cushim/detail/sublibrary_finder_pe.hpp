@@ -15,6 +15,11 @@ namespace detail {
 
 class sublibrary_finder {
  public:
+  // A delay-loaded DLL that is missing fails only when first called (an exception, not an
+  // error code), and Wine loads a DLL whose import lacks a function: the walk finds both before
+  // anything runs.
+  static constexpr bool walk_before_load = true;
+
   explicit sublibrary_finder(const std::string&) {}
 
   // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked.
