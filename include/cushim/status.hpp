@@ -94,6 +94,7 @@ struct options {
   std::string cudart_file;
   bool use_environment = true;     // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
   bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
+  bool fail_fast = false;  // a call that cannot reach its library prints explain() and aborts (CUSHIM_FAIL_FAST=1)
   version_policy policy = version_policy::same_major_newer_minor;
   log_function log = nullptr;
   void* log_context = nullptr;

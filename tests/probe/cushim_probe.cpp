@@ -1,7 +1,7 @@
 // cushim_probe: runs one loading scenario in a fresh process (cushim loads once per process) and
 // prints what cushim saw as key=value lines, for test_search_order and test_threads.
 //
-//   cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]
+//   cushim_probe [--search-dir DIR]... [--no-env] [--fail-fast] [--cudnn-file P] [--cudart-file P]
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log] [--json]
 //                [--call-convolution] [--convolution-first] [--preload FILE]...
 //                [--mode status | --mode threads N]
@@ -54,6 +54,8 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       a.opts.search_dirs.push_back(v);
     } else if (arg == "--no-env") {
       a.opts.use_environment = false;
+    } else if (arg == "--fail-fast") {
+      a.opts.fail_fast = true;
     } else if (arg == "--cudnn-file" && value(v)) {
       a.opts.cudnn_file = v;
     } else if (arg == "--cudart-file" && value(v)) {

@@ -24,7 +24,6 @@ inline std::string fixture(const std::string& folder) {
   return std::string(CUSHIM_FIXTURE_DIR) + "/" + folder + "/" + cudnn_file;
 }
 
-// The real cuDNN, where the system's ld.so.cache lists it.
 // Every file of a fixture folder (a whole fake install) copied into `dest` of a temp tree.
 inline std::string copy_fixture_folder(const temp_tree& tree, const std::string& folder, const std::string& dest) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(CUSHIM_FIXTURE_DIR) + "/" + folder)) {
@@ -33,6 +32,7 @@ inline std::string copy_fixture_folder(const temp_tree& tree, const std::string&
   return tree.path(dest);
 }
 
+// The real cuDNN, where the system's ld.so.cache lists it.
 inline const std::string& real_cudnn() {
   static const std::string path = test_support::ldconfig_path_of(cudnn_file);
   return path;

@@ -26,6 +26,7 @@ struct library_state {
   platform::library_handle handle = nullptr;
   std::once_flag once;
   std::atomic<bool> loaded{false};
+  bool fail_fast = false;    // set once, while loading (options.fail_fast or CUSHIM_FAIL_FAST=1)
   std::mutex missing_mutex;  // functions the loaded copy lacks, or whose sub-library is unusable
   std::vector<std::string> missing_functions;
   std::vector<std::string> blocked_functions;  // "cudnnConvolutionForward|cnn"
@@ -625,6 +626,8 @@ inline bool ensure_loaded(library_state& lib) {
       std::lock_guard<std::mutex> lock(s.options_mutex);
       opts = s.opts;
     }
+    const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
+    lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
 #if defined(__cpp_exceptions)
     try {
       loader(lib, opts).run();

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "fail_fast.hpp"
 #include "library.hpp"
 
 namespace cushim {
@@ -46,7 +47,10 @@ inline bool sublibrary_blocks(library_state& state, const char* name, const char
 inline platform::any_function resolve(library lib, const char* name, const char* sublib,
                                       platform::any_function unavailable, platform::any_function missing) {
   library_state& state = state_of(lib);
-  if (!ensure_loaded(state) || sublibrary_blocks(state, name, sublib)) return unavailable;
+  if (!ensure_loaded(state) || sublibrary_blocks(state, name, sublib)) {
+    if (state.fail_fast) stop_the_process(state.spec.display_name, name);
+    return unavailable;
+  }
   if (platform::any_function f = platform::find_symbol(state.handle, name)) {
     if (lib != library::cudart || std::strcmp(name, "cudaGetDeviceCount") != 0) return f;
     real_device_count.store(reinterpret_cast<decltype(&::cudaGetDeviceCount)>(f), std::memory_order_release);
