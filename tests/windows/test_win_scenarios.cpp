@@ -195,3 +195,15 @@ TEST_CASE("CUSHIM_TRUSTED_DIRS_ONLY=1 refuses a DLL in a folder every user may w
   out = run_probe(env);
   CHECK(out.get("cudnn.path") == open_dir + "\\" + cudnn);
 }
+
+TEST_CASE("cudart64_110.dll beside this major's runtime: listed as another major, never loaded") {
+  if (CUDART_VERSION / 1000 == 11) return;  // it is this build's own file name then
+  temp_dir tree;
+  std::string old = tree.copy(win_test::fixture("cudart_11", "cudart64_110.dll"), "bin\\cudart64_110.dll");
+  std::string mine = tree.copy(win_test::fixture("cudart_good", cudart), "bin\\" + cudart);
+  probe_output out = run_probe({{"CUSHIM_SEARCH_PATH", tree.path("bin")}});
+  INFO(out.text);
+  CHECK(out.get("cudart.path") == mine);
+  CHECK(out.get("cudart.version") == std::to_string(CUDART_VERSION));
+  CHECK(out.has("cudart.other", "CUSHIM_SEARCH_PATH[0]|" + old + "|other_major"));
+}
