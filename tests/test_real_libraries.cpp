@@ -45,6 +45,9 @@ TEST_CASE("versions come from the real libraries in the toolkit folder") {
   CHECK(dnn.version == CUDNN_VERSION);
   CHECK(dnn.compiled_version == CUDNN_VERSION);
   CHECK(rt.version / 1000 == CUDART_VERSION / 1000);
+  // The toolkit folder (in ld.so.cache here) has cuBLASLt: no warning that cuDNN would miss it.
+  for (const cushim::problem& p : dnn.problems) CHECK(p.what.find("libcublasLt.so.") == std::string::npos);
+  CHECK(dnn.problems.empty());
 }
 
 TEST_CASE("without a driver, calls fail with the documented codes and explain() says why") {

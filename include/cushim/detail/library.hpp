@@ -661,6 +661,28 @@ inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* 
   return found;
 }
 
+// cuDNN 9 loads cuBLASLt by name, not as an import, when some engines run (matrix
+// multiplications, some convolutions, RNNs, attention): a missing one shows only then ("Could not
+// locate cublasLt64_12.dll"). Reported as a warning; the rest of cuDNN works without it.
+inline void note_missing_cublaslt(library_state& lib) {
+  int cuda_major = lib.st.built_for_cuda ? lib.st.built_for_cuda / 1000 : CUDART_VERSION / 1000;
+  std::string name = cublaslt_file_name(cuda_major);
+  std::vector<std::string> searched;
+  sublibrary_finder finder(lib.st.path);
+  if (!finder.by_name(name, searched).empty()) return;
+  std::string where;
+  for (const std::string& s : searched) where += (where.empty() ? "" : ", ") + s;
+  std::string major = std::to_string(cuda_major);
+  lib.st.problems.push_back(
+      {error_code::ok, false,
+       "cuDNN loads " + name +
+           " by name when some of its engines run (matrix multiplications, some convolutions, RNNs, attention), "
+           "and its search would not find it",
+       "", "looked in: " + where + "; those engines fail when first used, the rest of cuDNN works",
+       "install cuBLAS for CUDA " + major + " (the CUDA " + major + " toolkit, or the pip package nvidia-cublas-cu" +
+           major + ") in a folder cuDNN's search reaches (" + system_search_variable + ")"});
+}
+
 // Before status_of() hands out the status: every sub-library not yet checked is checked from its
 // files (nothing is loaded for a report), and each unusable one is listed as a problem, once.
 inline void complete_sublibrary_report(library_state& lib) {
@@ -685,6 +707,8 @@ inline void complete_sublibrary_report(library_state& lib) {
                                    sublibrary_file_name("*", lib.spec.compiled_major) +
                                    " of one release, in one folder) and remove partial copies"});
   }
+  if (lib.spec.lib == library::cudnn && lib.spec.compiled_major >= 9 && lib.st.code == error_code::ok)
+    note_missing_cublaslt(lib);
 }
 
 }  // namespace detail

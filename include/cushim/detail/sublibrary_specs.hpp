@@ -42,6 +42,15 @@ inline std::string sublibrary_file_name(const char* name, int major) {
 #endif
 }
 
+// cuBLASLt of one CUDA major, which cuDNN 9 loads by name when some engines run.
+inline std::string cublaslt_file_name(int cuda_major) {
+#ifdef _WIN32
+  return "cublasLt64_" + std::to_string(cuda_major) + ".dll";
+#else
+  return "libcublasLt.so." + std::to_string(cuda_major);
+#endif
+}
+
 inline long encode_cudnn_version(int major, int minor, int patch) {
   return major >= 9 ? major * 10000L + minor * 100L + patch : major * 1000L + minor * 100L + patch;
 }
