@@ -21,13 +21,13 @@ CHANGES = {
     # "Preflight off": the loader accepts cuDNN without inspecting its sub-libraries.
     "preflight_off": [
         ("cushim/detail/library.hpp",
-         r"spec_\.lib == library::cudnn \? preflight_sublibraries\(c\.path, detail\) : outcome::loaded",
-         r"outcome::loaded"),
+         r"result = preflight_sublibraries\(c\.path, detail\);",
+         r"result = outcome::loaded;"),
     ],
     # The preflight restricted to cuDNN 9's root sub-library (libcudnn_graph), the one every
-    # call needs.
+    # call needs: the others are not even located.
     "preflight_root_only": [
-        ("cushim/detail/sublibraries.hpp",
+        ("cushim/detail/sublibrary_specs.hpp",
          r'return \{\{"graph", true(, "cudnn_graph_version")?\},[^;]*\};',
          r'return {{"graph", true\1}};'),
     ],
