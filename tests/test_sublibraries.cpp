@@ -155,6 +155,26 @@ TEST_CASE("a first call into a sub-library that cannot load falls back, and the 
         std::string::npos);
 }
 
+TEST_CASE("a sub-library that disagrees with the main library's version stays gated on its first call") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
+  // A root that gives no version (the fixture's heuristic library under graph's name), so only
+  // the main library's cudnnGetVersion shows that cnn belongs to another release.
+  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("heuristic"), sub_file("graph"));
+  std::string real_name = "libcudnn_cnn.so." + std::to_string(major) + ".1.0";
+  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("cnn"), real_name);
+  tree.symlink(real_name, sub_file("cnn"));
+  probe_output out = probe_with_cudnn(dir, {"--convolution-first"});
+  INFO(out.text);
+  CHECK(out.get("first.cudnnGetVersion") == std::to_string(CUDNN_VERSION));
+  CHECK(out.get("first.cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+  CHECK(out.get("then.cnn_loaded") == "0");
+  CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|0|0|" + std::to_string(major * 10000 + 100) + "|" + dir + "/" +
+                                    sub_file("cnn") + "|" + dir + "/" + sub_file("cnn") + " is cuDNN " +
+                                    std::to_string(major) + ".1.0, but the main library reports " + compiled_cudnn +
+                                    ": parts of two installations");
+}
+
 TEST_CASE("the main library's missing dependency is named, not just 'cannot open'") {
   std::string path = tree_dir("cudnn_needs_dependency") + "/" + cudnn_file;
   probe_output out = probe_with_cudnn(path);

@@ -438,9 +438,11 @@ class loader {
 
   // After cudnnGetVersion: every sub-library that says its version must agree with it.
   outcome check_sublibrary_versions(std::string& detail) {
-    for (sublibrary& s : lib_.st.sublibraries) {
+    for (std::size_t i = 0; i < lib_.st.sublibraries.size(); ++i) {
+      sublibrary& s = lib_.st.sublibraries[i];
       if (!s.usable || !s.version || s.version == version_) continue;
       s.usable = false;
+      if (i < lib_.sublibrary_pending.size()) lib_.sublibrary_pending[i] = false;  // settled: never loaded
       s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but the main library reports " +
                   cudnn_version_text(version_) + ": parts of two installations";
       if (s.required) {
