@@ -99,16 +99,12 @@ inline std::string kernel_module_version() {
 // five digits of the last two fields).
 inline std::string driver_version_from_file(const std::string& path) {
   cushim::detail::platform::file_source file(path);
-  std::string text = cushim::detail::read_pe(file).file_version;
-  std::size_t third = text.find('.', text.find('.') + 1);
-  if (third == std::string::npos) return {};
-  std::string digits;
-  for (char c : text.substr(third + 1)) {
-    if (c >= '0' && c <= '9') digits += c;
-  }
-  if (digits.size() < 5) return {};
-  digits = digits.substr(digits.size() - 5);
-  return std::to_string(std::stoi(digits.substr(0, 3))) + "." + digits.substr(3);
+  long parts[4] = {0, 0, 0, 0};
+  if (cushim::detail::leading_numbers(cushim::detail::read_pe_version(file).file_version.c_str(), parts, 4) != 4)
+    return {};
+  long last_five = parts[2] % 10 * 10000 + parts[3] % 10000;  // 15.5222 -> 55222
+  std::string minor = std::to_string(last_five % 100);
+  return std::to_string(last_five / 100) + "." + (minor.size() < 2 ? "0" : "") + minor;
 }
 #else
 // libcuda.so.1 is a link to libcuda.so.<driver version>.

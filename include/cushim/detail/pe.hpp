@@ -773,6 +773,15 @@ inline pe_info read_pe(const byte_source& file) {
   return info;
 }
 
+// The version resource alone (file_version, product_version, original_filename), without the
+// export and import tables: what the version checks read.
+inline pe_info read_pe_version(const byte_source& file) {
+  pe_info info;
+  pe_format::reader r(file, info);
+  if (r.read_headers()) pe_format::read_version_resource(r, info);
+  return info;
+}
+
 // The names `file` imports from the DLL named dll_name (case-insensitive), from the import and
 // the delay-load directories, in table order; imports by ordinal as "#<n>". Best effort: what was
 // read before a problem (read_pe reports it).

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "path_list.hpp"
 #include "pe.hpp"
 #include "platform.hpp"
+#include "versions.hpp"
 
 namespace cushim {
 namespace detail {
@@ -37,13 +37,7 @@ inline outcome inspect_pe_file(const std::string& path, std::string& detail) {
 inline long cuda_version_from_resource(const pe_info& info) {
   for (const std::string* text : {&info.product_version, &info.file_version}) {
     long parts[4] = {0, 0, 0, 0};
-    int count = 0;
-    for (const char* p = text->c_str(); *p && count < 4; ++count) {
-      char* end = nullptr;
-      parts[count] = std::strtol(p, &end, 10);
-      if (end == p) break;
-      p = *end == '.' ? end + 1 : end;
-    }
+    int count = leading_numbers(text->c_str(), parts, 4);
     if (count >= 2 && parts[0] >= 10 && parts[0] <= 99 && parts[1] >= 0 && parts[1] <= 99)
       return parts[0] * 1000 + parts[1] * 10;
     if (count == 4 && parts[3] >= 10000 && parts[3] <= 99999) return parts[3];

@@ -299,18 +299,17 @@ inline std::string module_path_of(const void* address) {
   return module_file_name(module);
 }
 
-inline std::string system_folder() {
+// A folder the system names through a Get*DirectoryW call; empty when it fails.
+inline std::string system_named_folder(UINT(WINAPI* get)(LPWSTR, UINT)) {
   wchar_t buffer[MAX_PATH];
-  UINT n = ::GetSystemDirectoryW(buffer, MAX_PATH);
+  UINT n = get(buffer, MAX_PATH);
   return n > 0 && n < MAX_PATH ? narrow(buffer, n) : std::string();
 }
 
+inline std::string system_folder() { return system_named_folder(::GetSystemDirectoryW); }
+
 // The Windows folder, which a bare-name LoadLibrary searches after System32.
-inline std::string windows_folder() {
-  wchar_t buffer[MAX_PATH];
-  UINT n = ::GetWindowsDirectoryW(buffer, MAX_PATH);
-  return n > 0 && n < MAX_PATH ? narrow(buffer, n) : std::string();
-}
+inline std::string windows_folder() { return system_named_folder(::GetWindowsDirectoryW); }
 
 struct load_result {
   library_handle handle = nullptr;

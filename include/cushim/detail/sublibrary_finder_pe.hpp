@@ -34,7 +34,7 @@ class sublibrary_finder {
   // FileVersion "9.19.0.48" -> 91900; 0 without a version resource (some cuDNN DLLs have none).
   long version_of(const std::string& path, const sublibrary_spec&) const {
     platform::file_source file(path);
-    return cudnn_version_from_text(read_pe(file).file_version.c_str());
+    return cudnn_version_from_text(read_pe_version(file).file_version.c_str());
   }
 
   // A copy cushim loads by absolute path finds its imports beside it, in the application's folder

@@ -2,7 +2,6 @@
 // encoding they share with cudnnGetVersion().
 #pragma once
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -58,16 +57,12 @@ inline long encode_cudnn_version(int major, int minor, int patch) {
 // "9.19.0..." -> 91900: the first three dot-separated numbers of `text`; 0 when there are fewer
 // or the major is 0.
 inline long cudnn_version_from_text(const char* text) {
-  int parts[3] = {0, 0, 0};
-  int count = 0;
-  for (const char* p = text; *p && count < 3; ++count) {
-    char* end = nullptr;
-    long value = std::strtol(p, &end, 10);
-    if (end == p || value < 0 || value > 99) return 0;
-    parts[count] = int(value);
-    p = *end == '.' ? end + 1 : end;
+  long parts[3] = {0, 0, 0};
+  if (leading_numbers(text, parts, 3) != 3 || parts[0] <= 0) return 0;
+  for (long part : parts) {
+    if (part > 99) return 0;
   }
-  return count == 3 && parts[0] > 0 ? encode_cudnn_version(parts[0], parts[1], parts[2]) : 0;
+  return encode_cudnn_version(int(parts[0]), int(parts[1]), int(parts[2]));
 }
 
 inline std::string cudnn_version_text(long v) { return v ? format_version(decode_cudnn_version(v), true) : "unknown"; }

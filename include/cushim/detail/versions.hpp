@@ -1,6 +1,7 @@
 // Version numbers of cuDNN and the CUDA runtime: decoding and printing.
 #pragma once
 
+#include <cstdlib>
 #include <string>
 
 namespace cushim {
@@ -18,6 +19,21 @@ inline version_parts decode_cudnn_version(long v) {
 
 // CUDA encodes M*1000+m*10 (13000 = 13.0, 11080 = 11.8).
 inline version_parts decode_cuda_version(long v) { return {int(v / 1000), int(v % 1000 / 10), 0}; }
+
+// The leading dot-separated numbers of `text` ("9.19.0.48" -> 9, 19, 0, 48), at most `max` of
+// them; returns how many were read. Version resources and file names carry versions this way.
+inline int leading_numbers(const char* text, long* parts, int max) {
+  int count = 0;
+  for (const char* p = text; *p && count < max; ++count) {
+    char* end = nullptr;
+    long value = std::strtol(p, &end, 10);
+    if (end == p || value < 0) break;
+    parts[count] = value;
+    if (*end != '.') return count + 1;
+    p = end + 1;
+  }
+  return count;
+}
 
 inline std::string format_version(version_parts p, bool with_patch) {
   std::string s = std::to_string(p.major) + "." + std::to_string(p.minor);
