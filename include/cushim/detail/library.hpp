@@ -33,7 +33,7 @@ struct library_state {
   // cuDNN's sub-libraries that cuDNN itself will load are checked when first needed, not at
   // load: on the first call into one, or for the first full report.
   std::recursive_mutex sublibrary_mutex;  // recursive: the log callback may ask for a report
-  std::vector<bool> sublibrary_pending;   // per st.sublibraries entry
+  std::vector<bool> sublibrary_pending;   // per st.sublibraries entry; only a usable one is still to check
   std::vector<platform::library_handle> sublibrary_handles;
   bool sublibraries_reported = false;
 };
@@ -406,7 +406,7 @@ class loader {
   long cuda_version_from_file(const std::string& path, std::string& source) const {
 #ifdef _WIN32
     platform::file_source file(path);
-    if (long v = cuda_version_from_resource(read_pe(file))) {
+    if (long v = cuda_version_from_resource(read_pe_version(file))) {
       source = "version resource (cudaRuntimeGetVersion reported 0)";
       return v;
     }
@@ -422,7 +422,7 @@ class loader {
   // gives its real name in its version resource.
   outcome check_not_renamed(const std::string& path, std::string& detail) {
     platform::file_source file(path);
-    pe_info info = read_pe(file);
+    pe_info info = read_pe_version(file);
     for (const std::string& other : spec_.other_major_files) {
       if (info.original_filename.empty() || !pe_format::same_name_ignoring_case(info.original_filename, other))
         continue;
@@ -438,11 +438,9 @@ class loader {
 
   // After cudnnGetVersion: every sub-library that says its version must agree with it.
   outcome check_sublibrary_versions(std::string& detail) {
-    for (std::size_t i = 0; i < lib_.st.sublibraries.size(); ++i) {
-      sublibrary& s = lib_.st.sublibraries[i];
+    for (sublibrary& s : lib_.st.sublibraries) {
       if (!s.usable || !s.version || s.version == version_) continue;
       s.usable = false;
-      if (i < lib_.sublibrary_pending.size()) lib_.sublibrary_pending[i] = false;  // settled: never loaded
       s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but the main library reports " +
                   cudnn_version_text(version_) + ": parts of two installations";
       if (s.required) {
@@ -655,7 +653,8 @@ inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* 
   const sublibrary* found = sublibrary_for(lib.st.sublibraries, column);
   if (!found) return nullptr;
   std::size_t i = std::size_t(found - lib.st.sublibraries.data());
-  if (i < lib.sublibrary_pending.size() && lib.sublibrary_pending[i]) {
+  // A sub-library found unusable since (another version than the main library) stays so.
+  if (i < lib.sublibrary_pending.size() && lib.sublibrary_pending[i] && found->usable) {
     sublibrary_finder finder(lib.st.path);
     load_sublibrary(lib.st.sublibraries[i], finder, lib.sublibrary_handles);
     lib.sublibrary_pending[i] = false;
@@ -666,11 +665,10 @@ inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* 
 // cuDNN 9 loads cuBLASLt by name, not as an import, when some engines run (matrix
 // multiplications, some convolutions, RNNs, attention): a missing one shows only then ("Could not
 // locate cublasLt64_12.dll"). Reported as a warning; the rest of cuDNN works without it.
-inline void note_missing_cublaslt(library_state& lib) {
+inline void note_missing_cublaslt(library_state& lib, sublibrary_finder& finder) {
   int cuda_major = lib.st.built_for_cuda ? lib.st.built_for_cuda / 1000 : CUDART_VERSION / 1000;
   std::string name = cublaslt_file_name(cuda_major);
   std::vector<std::string> searched;
-  sublibrary_finder finder(lib.st.path);
   if (!finder.by_name(name, searched).empty()) return;
   std::string where;
   for (const std::string& s : searched) where += (where.empty() ? "" : ", ") + s;
@@ -691,10 +689,11 @@ inline void complete_sublibrary_report(library_state& lib) {
   std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
   if (lib.sublibraries_reported || !lib.loaded.load(std::memory_order_acquire)) return;
   lib.sublibraries_reported = true;
+  if (lib.spec.lib != library::cudnn || lib.st.code != error_code::ok) return;
   std::vector<sublibrary>& subs = lib.st.sublibraries;
+  sublibrary_finder finder(lib.st.path);
   for (std::size_t i = 0; i < subs.size() && i < lib.sublibrary_pending.size(); ++i) {
-    if (!lib.sublibrary_pending[i]) continue;
-    sublibrary_finder finder(lib.st.path);
+    if (!lib.sublibrary_pending[i] || !subs[i].usable) continue;
     check_sublibrary(subs[i], finder);
     lib.sublibrary_pending[i] = false;
   }
@@ -709,8 +708,7 @@ inline void complete_sublibrary_report(library_state& lib) {
                                    sublibrary_file_name("*", lib.spec.compiled_major) +
                                    " of one release, in one folder) and remove partial copies"});
   }
-  if (lib.spec.lib == library::cudnn && lib.spec.compiled_major >= 9 && lib.st.code == error_code::ok)
-    note_missing_cublaslt(lib);
+  if (lib.spec.compiled_major >= 9) note_missing_cublaslt(lib, finder);
 }
 
 }  // namespace detail

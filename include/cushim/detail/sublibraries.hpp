@@ -62,23 +62,16 @@ inline void check_sublibrary(sublibrary& s, sublibrary_finder& finder) {
 // loader refuses, the dependency walk says why; on Windows, dependencies only PATH holds are then
 // loaded first and the file tried again. Sets usable and problem; keeps the handles in `loaded`.
 inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vector<platform::library_handle>& loaded) {
-  if (sublibrary_finder::walk_before_load) {
-    std::vector<missing_dependency> missing = finder.missing(s.path, true);
-    if (!missing.empty()) {
-      s.usable = false;
-      s.problem = describe(missing.front());
-      return false;
-    }
-  }
-  platform::load_result r = platform::load_library(s.path);
+  platform::load_result r;
+  if (!sublibrary_finder::walk_before_load) r = platform::load_library(s.path);
   if (!r.handle) {
     std::vector<missing_dependency> missing = finder.missing(s.path, true);
-    std::vector<std::string> first = finder.preloads_for(s.path);
     if (!missing.empty()) {
       s.usable = false;
       s.problem = describe(missing.front());
       return false;
     }
+    std::vector<std::string> first = finder.preloads_for(s.path);
     for (const std::string& file : first) {
       platform::load_result d = platform::load_library(file);
       if (!d.handle) {
@@ -88,7 +81,7 @@ inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vecto
       }
       loaded.push_back(d.handle);
     }
-    if (!first.empty()) r = platform::load_library(s.path);
+    if (sublibrary_finder::walk_before_load || !first.empty()) r = platform::load_library(s.path);
     if (!r.handle) {
       s.usable = false;
       s.problem = "the system loader refused " + s.path + ": " + r.error;
