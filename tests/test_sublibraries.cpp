@@ -32,6 +32,14 @@ std::string copy_tree(const temp_tree& tree, const std::string& folder, const st
   return tree.root();
 }
 
+// libcudnn_cnn.so.<major> as a link to libcudnn_cnn.so.<major>.1.0, as a real install of that
+// release names it: the version cushim reads from the file name.
+void install_cnn_of_release_1_0(const temp_tree& tree) {
+  std::string real_name = "libcudnn_cnn.so." + std::to_string(major) + ".1.0";
+  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("cnn"), real_name);
+  tree.symlink(real_name, sub_file("cnn"));
+}
+
 probe_output probe_with_cudnn(const std::string& cudnn_path, std::vector<std::string> args = {}) {
   probe_call call;
   call.env["CUSHIM_CUDNN_PATH"] = cudnn_path;
@@ -99,9 +107,7 @@ TEST_CASE("a root sub-library of another version: cuDNN is refused, both version
 TEST_CASE("an optional sub-library of another version is gated: its functions fall back, the rest work") {
   temp_tree tree;
   std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
-  std::string real_name = "libcudnn_cnn.so." + std::to_string(major) + ".1.0";
-  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("cnn"), real_name);
-  tree.symlink(real_name, sub_file("cnn"));
+  install_cnn_of_release_1_0(tree);
   probe_output out = probe_with_cudnn(dir, {"--call-convolution"});
   INFO(out.text);
   CHECK(out.get("cudnn.code") == "ok");
@@ -161,9 +167,7 @@ TEST_CASE("a sub-library that disagrees with the main library's version stays ga
   // A root that gives no version (the fixture's heuristic library under graph's name), so only
   // the main library's cudnnGetVersion shows that cnn belongs to another release.
   tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("heuristic"), sub_file("graph"));
-  std::string real_name = "libcudnn_cnn.so." + std::to_string(major) + ".1.0";
-  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("cnn"), real_name);
-  tree.symlink(real_name, sub_file("cnn"));
+  install_cnn_of_release_1_0(tree);
   probe_output out = probe_with_cudnn(dir, {"--convolution-first"});
   INFO(out.text);
   CHECK(out.get("first.cudnnGetVersion") == std::to_string(CUDNN_VERSION));

@@ -42,27 +42,28 @@ class dependency_finder {
     cushim::detail::platform::file_source file(path);
 #ifdef _WIN32
     cushim::detail::pe_info info = cushim::detail::read_pe(file);
-    if (!file.ok() || info.error != cushim::detail::pe_error::none) {
-      result.error = file.ok() ? info.error_detail : file.error();
-      return result;
-    }
-    for (const std::string& name : info.imports) {
-      dependency d{name, {}, {}};
-      d.path = resolver_.locate(name, path, d.searched);
-      result.needs.push_back(std::move(d));
-    }
+    bool readable = info.error == cushim::detail::pe_error::none;
+    const std::vector<std::string>& names = info.imports;
+    auto locate = [&](const std::string& name, std::vector<std::string>& searched) {
+      return resolver_.locate(name, path, searched);
+    };
 #else
     cushim::detail::elf_info info = cushim::detail::read_elf(file);
-    if (!file.ok() || info.error != cushim::detail::elf_error::none) {
+    bool readable = info.error == cushim::detail::elf_error::none;
+    const std::vector<std::string>& names = info.needed;
+    auto locate = [&](const std::string& name, std::vector<std::string>& searched) {
+      return resolver_.locate(name, info, path, searched);
+    };
+#endif
+    if (!file.ok() || !readable) {
       result.error = file.ok() ? info.error_detail : file.error();
       return result;
     }
-    for (const std::string& name : info.needed) {
+    for (const std::string& name : names) {
       dependency d{name, {}, {}};
-      d.path = resolver_.locate(name, info, path, d.searched);
+      d.path = locate(name, d.searched);
       result.needs.push_back(std::move(d));
     }
-#endif
     return result;
   }
 

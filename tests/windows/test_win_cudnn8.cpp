@@ -8,6 +8,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,17 @@ std::string problems(const cushim::status& st) {
   for (const cushim::problem& p : st.problems) text += p.what + " | " + p.path + " | " + p.why + "\n";
   for (const cushim::attempt& a : st.attempts) text += a.rule + " " + a.path + ": " + a.detail + "\n";
   return text;
+}
+
+// The fixture cuDNN 8 and the DLLs it needs (zlibwapi, cuBLAS) in the folder "one" of `tree`,
+// without the files named in `left_out`; returns the folder.
+std::string cudnn8_in_one_folder(const temp_dir& tree, const std::vector<std::string>& left_out = {}) {
+  std::string one = tree.copy_folder(win_test::fixture("cudnn8_good", ""), "one");
+  for (const char* dependency : {"zlibwapi.dll", "cublas64_11.dll", "cublasLt64_11.dll"}) {
+    if (std::find(left_out.begin(), left_out.end(), dependency) == left_out.end())
+      tree.copy(win_test::fixture("cudnn8_deps", dependency), std::string("one\\") + dependency);
+  }
+  return one;
 }
 
 // Leaves none of the variables cushim reads from the CTest environment.
@@ -165,9 +177,7 @@ TEST_CASE("path_missing_cublas" * doctest::description("(b) as above without cub
 TEST_CASE("zlib_missing" * doctest::description("(c) zlibwapi.dll nowhere: named, with the DLL that needs it")) {
   clean_environment clean;
   temp_dir tree;
-  std::string one = tree.copy_folder(win_test::fixture("cudnn8_good", ""), "one");
-  tree.copy(win_test::fixture("cudnn8_deps", "cublas64_11.dll"), "one\\cublas64_11.dll");
-  tree.copy(win_test::fixture("cudnn8_deps", "cublasLt64_11.dll"), "one\\cublasLt64_11.dll");
+  std::string one = cudnn8_in_one_folder(tree, {"zlibwapi.dll"});
   std::string empty = tree.make_dirs("empty");
   cushim::status st = load_cudnn8(empty, one);
   INFO(problems(st));
@@ -184,8 +194,7 @@ TEST_CASE("zlib_missing" * doctest::description("(c) zlibwapi.dll nowhere: named
 TEST_CASE("zlib_32bit" * doctest::description("(d) a 32-bit zlibwapi.dll beside cuDNN: the architecture is named")) {
   clean_environment clean;
   temp_dir tree;
-  std::string one = tree.copy_folder(win_test::fixture("cudnn8_good", ""), "one");
-  tree.copy(win_test::fixture("cudnn8_deps", "cublasLt64_11.dll"), "one\\cublasLt64_11.dll");
+  std::string one = cudnn8_in_one_folder(tree, {"zlibwapi.dll", "cublas64_11.dll"});
   tree.copy(win_test::fixture("zlib_x86", "zlibwapi.dll"), "one\\zlibwapi.dll");
   std::string empty = tree.make_dirs("empty");
   cushim::status st = load_cudnn8(empty, one);
@@ -220,8 +229,7 @@ TEST_CASE("missing_entry" * doctest::description("error 127: cudnn_ops_infer64_8
                                                  "function cudnn_cnn_infer64_8.dll imports")) {
   clean_environment clean;
   temp_dir tree;
-  std::string one = tree.copy_folder(win_test::fixture("cudnn8_good", ""), "one");
-  tree.copy_folder(win_test::fixture("cudnn8_deps", ""), "one");
+  std::string one = cudnn8_in_one_folder(tree);
   tree.copy(win_test::fixture("cudnn8_old_ops", "cudnn_ops_infer64_8.dll"), "one\\cudnn_ops_infer64_8.dll");
   cushim::status st = load_cudnn8(tree.make_dirs("empty"), one);
   INFO(problems(st));
@@ -239,8 +247,7 @@ TEST_CASE("mixed_versions" * doctest::description("sub-libraries of two releases
                                                   "versions")) {
   clean_environment clean;
   temp_dir tree;
-  std::string one = tree.copy_folder(win_test::fixture("cudnn8_good", ""), "one");
-  tree.copy_folder(win_test::fixture("cudnn8_deps", ""), "one");
+  std::string one = cudnn8_in_one_folder(tree);
   tree.copy(win_test::fixture("cudnn8_821", "cudnn_ops_train64_8.dll"), "one\\cudnn_ops_train64_8.dll");
   cushim::status st = load_cudnn8(tree.make_dirs("empty"), one);
   INFO(problems(st));
