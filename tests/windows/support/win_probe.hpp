@@ -162,13 +162,21 @@ inline probe_output run_program(const std::string& program, const std::map<std::
   startup.hStdOutput = write_end;
   startup.hStdError = write_end;
   PROCESS_INFORMATION process{};
-  BOOL started = ::CreateProcessW(nullptr, &command[0], nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
-                                  &environment[0], cwd.empty() ? nullptr : cwd.c_str(), &startup, &process);
+  // Wine under load now and then refuses a start with ERROR_INTERNAL_ERROR (1359, seen once in a
+  // CI run); a start is tried again then, never more than three times in all.
+  BOOL started = FALSE;
+  DWORD start_error = 0;
+  for (int attempt = 0; attempt < 3 && !started; ++attempt) {
+    started = ::CreateProcessW(nullptr, &command[0], nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
+                               &environment[0], cwd.empty() ? nullptr : cwd.c_str(), &startup, &process);
+    start_error = started ? 0 : ::GetLastError();
+    if (start_error != ERROR_INTERNAL_ERROR) break;
+  }
   ::CloseHandle(write_end);
   probe_output out;
   if (!started) {
     ::CloseHandle(read_end);
-    throw std::runtime_error("CreateProcessW failed: " + std::to_string(::GetLastError()));
+    throw std::runtime_error("CreateProcessW failed: " + std::to_string(start_error));
   }
   char buffer[4096];
   DWORD got = 0;
