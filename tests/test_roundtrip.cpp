@@ -85,12 +85,13 @@ TEST_CASE("every stub forwards every argument unchanged and returns the library'
   roundtrip_checker cudnn{start_recording(cudnn_fixture), 0, {}};
   roundtrip_checker cudart{start_recording(cudart_fixture), 0, {}};
   int table_lines = 0;
-#define CUSHIM_CUDNN(ret, name, params, args, sublib) (++table_lines, cudnn(#name, &name));
-#define CUSHIM_CUDART(tier, ret, name, params, args) (++table_lines, cudart(#name, &name));
+  auto checker_of = [&](cushim::library lib) -> roundtrip_checker& {
+    return lib == cushim::library::cudnn ? cudnn : cudart;
+  };
+#define CUSHIM_API(lib, group, ret, name, params, args) (++table_lines, checker_of(cushim::library::lib)(#name, &name));
 #include CUSHIM_CUDNN_TABLE
 #include CUSHIM_CUDART_TABLE
-#undef CUSHIM_CUDNN
-#undef CUSHIM_CUDART
+#undef CUSHIM_API
 
   for (const std::string& f : cudnn.failures) FAIL_CHECK(f);
   for (const std::string& f : cudart.failures) FAIL_CHECK(f);

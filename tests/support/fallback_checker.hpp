@@ -54,12 +54,10 @@ struct fallback_checker {
 inline fallback_checker check_every_stub(int& table_lines) {
   fallback_checker check;
   table_lines = 0;
-#define CUSHIM_CUDNN(ret, name, params, args, sublib) (++table_lines, check(#name, &name));
-#define CUSHIM_CUDART(tier, ret, name, params, args) (++table_lines, check(#name, &name));
+#define CUSHIM_API(lib, group, ret, name, params, args) (++table_lines, check(#name, &name));
 #include CUSHIM_CUDNN_TABLE
 #include CUSHIM_CUDART_TABLE
-#undef CUSHIM_CUDNN
-#undef CUSHIM_CUDART
+#undef CUSHIM_API
   return check;
 }
 #pragma GCC diagnostic pop

@@ -170,9 +170,12 @@ struct fallback {
   }                                                                                                            \
   extern "C" ret conv name params { return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args; }
 
-#define CUSHIM_CUDNN(ret, name, params, args, sublib) \
+// Every table line is CUSHIM_API(library, group, ...); the library's adapter reads its group:
+// cuDNN's sub-library, the CUDA runtime's tier.
+#define CUSHIM_API(lib, group, ret, name, params, args) CUSHIM_API_##lib(group, ret, name, params, args)
+#define CUSHIM_API_cudnn(sublib, ret, name, params, args) \
   CUSHIM_DEFINE_STUB(::cushim::library::cudnn, CUDNNWINAPI, ret, name, params, args, #sublib)
-#define CUSHIM_CUDART(tier, ret, name, params, args) CUSHIM_CUDART_##tier(ret, name, params, args)
+#define CUSHIM_API_cudart(tier, ret, name, params, args) CUSHIM_CUDART_##tier(ret, name, params, args)
 #define CUSHIM_CUDART_core(ret, name, params, args) \
   CUSHIM_DEFINE_STUB(::cushim::library::cudart, CUDARTAPI, ret, name, params, args, nullptr)
 #ifdef CUSHIM_CUDART_CORE
@@ -187,8 +190,9 @@ struct fallback {
 #include CUSHIM_CUDART_TABLE
 #endif
 
-#undef CUSHIM_CUDNN
-#undef CUSHIM_CUDART
+#undef CUSHIM_API
+#undef CUSHIM_API_cudnn
+#undef CUSHIM_API_cudart
 #undef CUSHIM_CUDART_core
 #undef CUSHIM_CUDART_full
 #undef CUSHIM_DEFINE_STUB
