@@ -70,15 +70,15 @@ class current_folder {
 TEST_CASE("the loader's libraries are Boost's: cuDNN, its root sub-library and the CUDA runtime") {
   cushim::options opts;
   opts.use_environment = false;
-  opts.cudnn_file = fixtures + "/cudnn_tree";
-  opts.cudart_file = fixtures + "/cudart_good";
+  opts.files[cushim::library::cudnn] = fixtures + "/cudnn_tree";
+  opts.files[cushim::library::cudart] = fixtures + "/cudart_good";
   REQUIRE(cushim::configure(opts));
   REQUIRE(cushim::available(cushim::library::cudnn));
   REQUIRE(cushim::available(cushim::library::cudart));
 
   for (cushim::library lib : {cushim::library::cudnn, cushim::library::cudart}) {
     CAPTURE(cushim::to_string(lib));
-    const library_state& state = lib == cushim::library::cudnn ? shim().cudnn : shim().cudart;
+    const library_state& state = state_of(lib);
     auto held = boost_dll::library_of(state.handle);
     REQUIRE(held != nullptr);
     CHECK(held->native() == state.handle);

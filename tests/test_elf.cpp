@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cushim/detail/elf.hpp>
-#include <cushim/detail/platform_posix.hpp>
+#include <cushim/detail/platform.hpp>
 #include <cudnn_version.h>
 
 #include <chrono>

@@ -152,8 +152,8 @@ TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver,
   CHECK(contains(r.out, "GPUs: none\n  cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"));
   CHECK(contains(
       r.out, "cudnnCreate: CUDNN_STATUS_NOT_INITIALIZED (" + std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)) + ")"));
-  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): cuDNN " + cudnn_version + " and the CUDA runtime " +
-                            cuda_version + " load, but no NVIDIA driver was found"));
+  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): the CUDA runtime " + cuda_version + " and cuDNN " +
+                            cudnn_version + " load, but no NVIDIA driver was found"));
   CHECK(r.exit_code == 2);
 }
 
@@ -180,7 +180,7 @@ TEST_CASE("a sub-library's missing dependency is named, with where it was looked
   INFO(r.out << r.err);
   CHECK(contains(line_starting(r.out, "  " + cnn + " needs "), " libfakedependency.so"));
   CHECK(contains(r.out, "    MISSING libfakedependency.so, looked in: "));
-  CHECK(contains(r.out, "a cuDNN library lacks a dependency"));
+  CHECK(contains(r.out, "a library in use lacks a dependency"));
   CHECK(r.exit_code == 2);
 }
 #endif
@@ -209,7 +209,8 @@ TEST_CASE("--json: cushim's explain_json() under \"cushim\", the doctor's checks
       CHECK_MESSAGE(json.has(key), key);
     }
   }
-  CHECK(json.get("dependencies[0].file_name") == quoted(cudnn_file));
+  CHECK(json.get("dependencies[0].file_name") == quoted(CUSHIM_CUDART_FILE));  // every library in use, in order
+  CHECK(json.get("dependencies[1].file_name") == quoted(cudnn_file));
   CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
   if (has_driver) return;
   CHECK(json.get("cushim.driver.found") == "false");
@@ -228,7 +229,8 @@ TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verd
   key_values json = parsed_json(r.out);
   CHECK(json.get("cushim.libraries[1].available") == "false");
   CHECK(json.get("cushim.libraries[1].code") == quoted("override_failed"));
-  CHECK(json.get("dependencies.length") == "0");
+  CHECK(json.get("dependencies.length") == "1");  // the runtime's alone
+  CHECK(json.get("dependencies[0].file_name") == quoted(CUSHIM_CUDART_FILE));
   CHECK(json.get("cudnn_create.ran") == "false");
   CHECK(json.get("verdict.exit_code") == "1");
   CHECK(json.get("verdict.name") == quoted("unavailable"));
@@ -248,12 +250,12 @@ TEST_CASE("--record writes the environment record: date, OS, driver, libraries, 
   REQUIRE(uname(&u) == 0);
   CHECK(record.get("os").rfind(std::string(u.sysname) + " " + u.release + " ", 0) == 0);
   CHECK(record.has("distribution"));
-  CHECK(record.get("cuda_runtime") == cuda_version);
+  CHECK(record.get("cudart") == cuda_version);
   CHECK(record.get("cudnn") == cudnn_version);
-  CHECK(record.get("headers_cuda_runtime") == cuda_version);
+  CHECK(record.get("headers_cudart") == cuda_version);
   CHECK(record.get("headers_cudnn") == cudnn_version);
   CHECK(record.get("cudnn_path") == ldconfig_path_of(cudnn_file));
-  CHECK(record.has("cuda_runtime_path"));
+  CHECK(record.has("cudart_path"));
   CHECK(record.has("cudnn_built_for_cuda"));
   CHECK(record.has("cushim"));
   CHECK(record.get("verdict").find("(exit " + std::to_string(r.exit_code) + ")") != std::string::npos);

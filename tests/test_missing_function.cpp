@@ -20,8 +20,8 @@ void log_to(std::string_view line, void* context) { static_cast<std::string*>(co
 TEST_CASE("a function the loaded cuDNN lacks returns NOT_SUPPORTED and is named") {
   static std::string log;
   cushim::options opts;
-  opts.cudnn_file = fixture("cudnn_no_create", CUSHIM_CUDNN_FILE);
-  opts.cudart_file = fixture("cudart_good", CUSHIM_CUDART_FILE);
+  opts.files[cushim::library::cudnn] = fixture("cudnn_no_create", CUSHIM_CUDNN_FILE);
+  opts.files[cushim::library::cudart] = fixture("cudart_good", CUSHIM_CUDART_FILE);
   opts.log = log_to;
   opts.log_context = &log;
   REQUIRE(cushim::configure(opts));
@@ -35,11 +35,11 @@ TEST_CASE("a function the loaded cuDNN lacks returns NOT_SUPPORTED and is named"
   CHECK(cushim::available(cushim::library::cudnn));
 
   std::string text = cushim::explain();
-  CHECK(text.find("  WARNING: cudnnCreate is not in " + opts.cudnn_file + " (") != std::string::npos);
+  CHECK(text.find("  WARNING: cudnnCreate is not in " + opts.files[cushim::library::cudnn] + " (") != std::string::npos);
   CHECK(text.find("); it returns CUDNN_STATUS_NOT_SUPPORTED") != std::string::npos);
   CHECK(cushim::explain_json().find("\"missing_functions\":[\"cudnnCreate\"]") != std::string::npos);
-  CHECK(log.find("cushim: cuDNN: cudnnCreate is not exported by " + opts.cudnn_file) != std::string::npos);
-  CHECK(log.find("cushim: cuDNN: using " + opts.cudnn_file) != std::string::npos);
+  CHECK(log.find("cushim: cuDNN: cudnnCreate is not exported by " + opts.files[cushim::library::cudnn]) != std::string::npos);
+  CHECK(log.find("cushim: cuDNN: using " + opts.files[cushim::library::cudnn]) != std::string::npos);
 }
 
 TEST_CASE("the fake CUDA runtime's functions are reached") {

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cushim/detail/pe.hpp>
-#include <cushim/detail/platform_posix.hpp>
+#include <cushim/detail/platform.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -75,8 +75,8 @@ struct roundtrip_checker {
 
 TEST_CASE("every stub forwards every argument unchanged and returns the library's result") {
   cushim::options opts;
-  opts.cudnn_file = cudnn_fixture;
-  opts.cudart_file = cudart_fixture;
+  opts.files[cushim::library::cudnn] = cudnn_fixture;
+  opts.files[cushim::library::cudart] = cudart_fixture;
   REQUIRE(cushim::configure(opts));
   REQUIRE(cushim::available(cushim::library::cudnn));
   REQUIRE(cushim::available(cushim::library::cudart));

@@ -144,7 +144,7 @@ TEST_CASE("CUSHIM_CUDNN_PATH naming a file loads exactly that file, whatever its
   CHECK(out.get("cudnn.identity") == "cudnn_good");
 }
 
-TEST_CASE("options.cudnn_file beats CUSHIM_CUDNN_PATH") {
+TEST_CASE("options.files[cudnn] beats CUSHIM_CUDNN_PATH") {
   temp_tree tree;
   std::string from_options = tree.copy_file(fixture("cudnn_good"), "options/" + cudnn_file);
   tree.copy_file(fixture("cudnn_good"), "env/" + cudnn_file);
@@ -154,7 +154,7 @@ TEST_CASE("options.cudnn_file beats CUSHIM_CUDNN_PATH") {
   probe_output out = run_probe(call);
   INFO(out.text);
   CHECK(out.get("cudnn.path") == from_options);
-  CHECK(out.get("cudnn.found_by") == "options.cudnn_file");
+  CHECK(out.get("cudnn.found_by") == "options.files[cudnn]");
   CHECK(out.all("cudnn.attempt").size() == 1);
 }
 

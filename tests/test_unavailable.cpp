@@ -27,8 +27,8 @@ std::string empty_folder() { return folder.root(); }
 
 TEST_CASE("an override to an empty folder makes both libraries unavailable, with nothing else tried") {
   cushim::options opts;
-  opts.cudnn_file = empty_folder();
-  opts.cudart_file = empty_folder();
+  opts.files[cushim::library::cudnn] = empty_folder();
+  opts.files[cushim::library::cudart] = empty_folder();
   REQUIRE(cushim::configure(opts));
   CHECK_FALSE(cushim::available(cushim::library::cudnn));
   CHECK_FALSE(cushim::available(cushim::library::cudart));
@@ -39,7 +39,7 @@ TEST_CASE("an override to an empty folder makes both libraries unavailable, with
   CHECK(cushim::error_of(cushim::library::cudart) == cushim::error_code::override_failed);
   CHECK(std::string(cushim::to_string(cushim::error_of(cushim::library::cudnn))) == "override_failed");
   REQUIRE(dnn.attempts.size() == 1);
-  CHECK(dnn.attempts[0].rule == "options.cudnn_file");
+  CHECK(dnn.attempts[0].rule == "options.files[cudnn]");
   CHECK(dnn.attempts[0].path == empty_folder() + "/" + CUSHIM_CUDNN_FILE);
   CHECK(dnn.attempts[0].result == cushim::outcome::absent);
   CHECK(dnn.path.empty());
@@ -91,11 +91,11 @@ TEST_CASE("explain() names the folder, the file, the code and the fix") {
   std::string file = empty_folder() + "/" + CUSHIM_CUDNN_FILE;
   CHECK(text.find("cuDNN: UNAVAILABLE (override_failed), compiled with " + std::to_string(CUDNN_MAJOR) + ".") !=
         std::string::npos);
-  CHECK(text.find("    1. options.cudnn_file: " + file + " -> absent\n") != std::string::npos);
-  CHECK(text.find("  ERROR: cuDNN was not loaded from the explicit location options.cudnn_file names") !=
+  CHECK(text.find("    1. options.files[cudnn]: " + file + " -> absent\n") != std::string::npos);
+  CHECK(text.find("  ERROR: cuDNN was not loaded from the explicit location options.files[cudnn] names") !=
         std::string::npos);
   CHECK(text.find("    file: " + file + "\n") != std::string::npos);
-  CHECK(text.find("    fix:  point options.cudnn_file at a readable " + std::string(CUSHIM_CUDNN_FILE)) !=
+  CHECK(text.find("    fix:  point options.files[cudnn] at a readable " + std::string(CUSHIM_CUDNN_FILE)) !=
         std::string::npos);
   CHECK(text.find("  effect: cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED") != std::string::npos);
   CHECK(text.find("CUDA runtime: UNAVAILABLE (override_failed)") != std::string::npos);

@@ -19,6 +19,7 @@
 #include "support/temp_tree.hpp"
 
 using namespace cushim::detail;
+using namespace cushim::detail::platform;
 
 TEST_CASE("PATH-like lists keep empty and relative entries, marked") {
   auto e = split_path_list("/a::rel/dir:/b/:.");
@@ -46,8 +47,9 @@ TEST_CASE("version encodings of cuDNN 8, cuDNN 9 and CUDA") {
   CHECK(format_version(decode_cudnn_version(92400), true) == "9.24.0");
   CHECK(format_version(decode_cuda_version(11080), false) == "11.8");
   CHECK(format_version(decode_cuda_version(13000), false) == "13.0");
-  CHECK(major_from_file_name("libcudart.so.11.0") == 11);
-  CHECK(major_from_file_name("libcudart.so.13") == 13);
+  CHECK(major_of_file(cudart_descriptor, "libcudart.so.11.0") == 11);
+  CHECK(major_of_file(cudart_descriptor, "libcudart.so.13") == 13);
+  CHECK(major_of_file(cudart_descriptor, "libcudart.so.10") == 0);
 }
 
 namespace {
@@ -131,9 +133,25 @@ TEST_CASE("JSON strings: quotes, control characters and invalid UTF-8") {
   std::string out;
   append_json_string(out, std::string("a\"b\\c\n\x01 caf\xc3\xa9 \xff\xfe end"));
   CHECK(out == "\"a\\\"b\\\\c\\u000a\\u0001 caf\xc3\xa9 \\ufffd\\ufffd end\"");
-  out.clear();
-  append_json_string(out, std::string("\xe2\x82", 2));  // truncated 3-byte sequence
-  CHECK(out == "\"\\ufffd\\ufffd\"");
+}
+
+// What a strict decoder (Python's bytes.decode('utf-8', 'replace'), a TextDecoder) gives: one
+// U+FFFD for each maximal ill-formed subpart.
+TEST_CASE("JSON strings: only well-formed UTF-8 passes; each ill-formed part becomes one U+FFFD") {
+  const std::string replacement = "\\ufffd";
+  auto json = [](const std::string& bytes) { return json_string(bytes); };
+  CHECK(json(std::string("\xe2\x82", 2)) == "\"" + replacement + "\"");           // truncated 3-byte sequence
+  CHECK(json("\xed\xa0\x80") == "\"" + replacement + replacement + replacement + "\"");  // a surrogate, U+D800
+  CHECK(json("\xe0\x80\xaf") == "\"" + replacement + replacement + replacement + "\"");  // overlong '/'
+  CHECK(json("\xc0\xaf") == "\"" + replacement + replacement + "\"");              // overlong 2-byte '/'
+  CHECK(json("\xf4\x90\x80\x80") == "\"" + replacement + replacement + replacement + replacement + "\"");  // U+110000
+  CHECK(json("\xf5\x80") == "\"" + replacement + replacement + "\"");
+  CHECK(json("\xf0\x9f\x98") == "\"" + replacement + "\"");  // a 4-byte sequence cut short
+  // The edges of every range pass unchanged.
+  for (const char* ok : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+                         "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
+    CHECK(json(ok) == "\"" + std::string(ok) + "\"");
+  }
 }
 
 TEST_CASE("a root sub-library nowhere: named, with every place cuDNN's own search would look") {
@@ -143,7 +161,7 @@ TEST_CASE("a root sub-library nowhere: named, with every place cuDNN's own searc
   platform::file_source file(main_path);
   elf_info main_elf = read_elf(file);
   REQUIRE(main_elf.runpath == std::vector<std::string>{"$ORIGIN"});
-  sublibrary_finder no_system(main_path, elf_dependency_resolver("", {}));  // no ld.so.cache, no LD_LIBRARY_PATH
+  sublibrary_finder no_system(main_path, dependency_resolver("", {}));  // no ld.so.cache, no LD_LIBRARY_PATH
   cushim::sublibrary graph =
       locate_sublibrary(cudnn_sublibrary_specs(CUDNN_MAJOR).front(), CUDNN_MAJOR, main_path, no_system);
   std::string file_name = "libcudnn_graph.so." + std::to_string(CUDNN_MAJOR);

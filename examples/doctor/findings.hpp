@@ -1,22 +1,24 @@
-// What cushim-doctor checks beyond cushim::explain(): the driver's own version, cuDNN's
-// dependencies, the GPUs the CUDA runtime sees, whether cudnnCreate works, and the verdict.
+// What cushim-doctor checks beyond cushim::explain(): the driver's own version, the dependencies
+// of every library in use, the GPUs the CUDA runtime sees, whether cudnnCreate works, and the
+// verdict. Libraries are listed from cushim's own list (diagnostics::libraries()), never by name.
 #pragma once
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "cushim_internals.hpp"
+#include <cushim/diagnostics.hpp>
 
 namespace doctor {
 
+namespace diag = cushim::diagnostics;
+
 // Exit codes (README.md, "cushim-doctor").
 constexpr int exit_usable = 0;         // the libraries load and a GPU works
-constexpr int exit_unavailable = 1;    // cuDNN or the CUDA runtime cannot be used
-constexpr int exit_warnings = 2;       // both load, but no GPU works or the report has warnings
+constexpr int exit_unavailable = 1;    // a library this build shims cannot be used
+constexpr int exit_warnings = 2;       // they load, but no GPU works or the report has warnings
 constexpr int exit_usage = 64;         // bad command line (EX_USAGE)
 constexpr int exit_cannot_write = 73;  // the --record file cannot be written (EX_CANTCREAT)
 
@@ -27,8 +29,7 @@ struct advice {
 };
 
 struct driver_check {
-  driver_info driver;
-  std::string version;                // "550.54.15", from the real file name of libcuda; empty when unknown
+  diag::driver_info driver;
   std::string kernel_module_version;  // from /proc/driver/nvidia/version; empty without the module
   advice help;
 };
@@ -63,16 +64,26 @@ struct verdict {
   std::string text;
 };
 
+// A library file in use (a library cushim loaded, or one of its sub-libraries) and what it needs.
+struct library_file {
+  std::string file_name;
+  diag::file_dependencies dependencies;
+};
+
 struct findings {
-  const cushim::status* cudart = nullptr;
-  const cushim::status* cudnn = nullptr;
-  std::string explanation;  // cushim::explain(), taken after every check ran
+  std::vector<const cushim::status*> libraries;  // every library cushim knows, in library order
+  std::string explanation;                        // cushim::explain(), taken after every check ran
+  std::vector<diag::reported_problem> problems;   // its WARNING and ERROR lines
   driver_check driver;
-  std::vector<library_dependencies> dependencies;  // cuDNN and each of its sub-libraries
+  std::vector<library_file> files;  // every library in use and each of its sub-libraries
   gpu_check gpus;
   cudnn_create_check create;
   verdict result;
+
+  const cushim::status& of(cushim::library lib) const { return *libraries[std::size_t(lib)]; }
 };
+
+inline bool shimmed(const cushim::status& st) { return st.code != cushim::error_code::disabled; }
 
 inline std::string first_line_of(const std::string& path) {
   std::ifstream in(path);
@@ -94,38 +105,14 @@ inline std::string kernel_module_version() {
   return {};
 }
 
-#ifdef _WIN32
-// nvcuda.dll's FileVersion ends in the driver version: 31.0.15.5222 is driver 552.22 (the last
-// five digits of the last two fields).
-inline std::string driver_version_from_file(const std::string& path) {
-  cushim::detail::platform::file_source file(path);
-  long parts[4] = {0, 0, 0, 0};
-  if (cushim::detail::leading_numbers(cushim::detail::read_pe_version(file).file_version.c_str(), parts, 4) != 4)
-    return {};
-  long last_five = parts[2] % 10 * 10000 + parts[3] % 10000;  // 15.5222 -> 55222
-  std::string minor = std::to_string(last_five % 100);
-  return std::to_string(last_five / 100) + "." + (minor.size() < 2 ? "0" : "") + minor;
-}
-#else
-// libcuda.so.1 is a link to libcuda.so.<driver version>.
-inline std::string driver_version_from_file(const std::string& path) {
-  std::error_code ignored;
-  std::string real = std::filesystem::canonical(path, ignored).filename().string();
-  const std::string prefix = "libcuda.so.";
-  if (real.rfind(prefix, 0) != 0) return {};
-  std::string version = real.substr(prefix.size());
-  return version.find('.') == std::string::npos ? std::string() : version;
-}
-#endif
-
 inline driver_check check_driver() {
   driver_check d;
-  d.driver = nvidia_driver();
+  d.driver = diag::driver();
   if (!d.driver.found) return d;
-  d.version = driver_version_from_file(d.driver.path);
   d.kernel_module_version = kernel_module_version();
-  if (!d.version.empty() && !d.kernel_module_version.empty() && d.version != d.kernel_module_version) {
-    d.help = {"the driver library " + d.driver.path + " is " + d.version + " but the loaded kernel module is " +
+  const std::string& version = d.driver.version;
+  if (!version.empty() && !d.kernel_module_version.empty() && version != d.kernel_module_version) {
+    d.help = {"the driver library " + d.driver.path + " is " + version + " but the loaded kernel module is " +
                   d.kernel_module_version + ": CUDA calls fail with cudaErrorSystemDriverMismatch (803)",
               "reboot (or reload the nvidia kernel module) after a driver update; in a container, use the host's "
               "driver libraries through the NVIDIA container toolkit"};
@@ -133,23 +120,27 @@ inline driver_check check_driver() {
   return d;
 }
 
-inline std::vector<library_dependencies> check_dependencies(const cushim::status& cudnn) {
-  std::vector<library_dependencies> all;
-  if (cudnn.path.empty()) return all;
-  dependency_finder finder;
-  all.push_back(finder.of(std::filesystem::path(cudnn.path).filename().string(), cudnn.path));
-  for (const cushim::sublibrary& sub : cudnn.sublibraries) {
-    if (!sub.path.empty()) all.push_back(finder.of(sub.file_name, sub.path));
+inline std::string file_name_of(const std::string& path) { return path.substr(path.find_last_of("/\\") + 1); }
+
+inline std::vector<library_file> check_files(const std::vector<const cushim::status*>& libraries) {
+  std::vector<library_file> all;
+  for (const cushim::status* st : libraries) {
+    if (st->path.empty()) continue;
+    all.push_back({file_name_of(st->path), diag::dependencies_of(st->path)});
+    for (const cushim::sublibrary& sub : st->sublibraries) {
+      if (!sub.path.empty()) all.push_back({sub.file_name, diag::dependencies_of(sub.path)});
+    }
   }
   return all;
 }
 
 inline advice gpu_advice(const gpu_check& g, const driver_check& d, const cushim::status& cudart) {
-  const std::string install_driver = cushim::detail::driver_install_advice();
-  if (!d.driver.found) return {"no NVIDIA driver was found: the CUDA runtime cannot reach a GPU", install_driver};
+  if (!d.driver.found) {
+    return {"no NVIDIA driver was found: the CUDA runtime cannot reach a GPU", d.driver.install_advice};
+  }
   if (g.error == cudaErrorInsufficientDriver) {
-    return {"the NVIDIA driver supports CUDA up to " + cuda_version_text(d.driver.cuda_version) +
-                ", older than the CUDA runtime " + cuda_version_text(cudart.version),
+    return {"the NVIDIA driver supports CUDA up to " + diag::cuda_version_text(d.driver.cuda_version) +
+                ", older than the CUDA runtime " + diag::cuda_version_text(cudart.version),
             "update the NVIDIA driver, or use a build for an older CUDA"};
   }
   if (g.error == cudaErrorSystemDriverMismatch && !d.help.why.empty()) return d.help;
@@ -233,33 +224,30 @@ inline cudnn_create_check check_cudnn_create(const driver_check& d, const gpu_ch
   return c;
 }
 
-// Warnings of the library sections of explain(); the driver's come first and have reasons of their own.
+// Warnings of the library sections of the report; the driver's have reasons of their own.
 inline bool report_has_warnings(const findings& f) {
-  std::size_t libraries = f.explanation.find("\nCUDA runtime: ");
-  if (f.explanation.find("WARNING", libraries == std::string::npos ? 0 : libraries) != std::string::npos) return true;
-  for (const cushim::status* st : {f.cudart, f.cudnn}) {
-    for (const cushim::problem& p : st->problems) {
-      if (!p.fatal) return true;
-    }
+  for (const diag::reported_problem& p : f.problems) {
+    if (p.section != "driver" && !p.what.fatal && p.what.code != cushim::error_code::disabled) return true;
   }
   return false;
 }
 
 inline bool dependencies_complete(const findings& f) {
-  for (const library_dependencies& lib : f.dependencies) {
-    if (!lib.error.empty()) return false;
-    for (const dependency& d : lib.needs) {
+  for (const library_file& file : f.files) {
+    if (!file.dependencies.error.empty()) return false;
+    for (const diag::dependency& d : file.dependencies.needs) {
       if (d.path.empty()) return false;
     }
   }
   return true;
 }
 
+// "cuDNN (not_found) and the CUDA runtime (load_failed)": each shimmed library that is unavailable.
 inline std::string unavailable_text(const findings& f) {
   std::string text;
-  for (const cushim::status* st : {f.cudart, f.cudnn}) {
-    if (st->code == cushim::error_code::ok) continue;
-    text += std::string(text.empty() ? "" : " and ") + (st == f.cudnn ? "cuDNN" : "the CUDA runtime") + " (" +
+  for (const cushim::status* st : f.libraries) {
+    if (st->code == cushim::error_code::ok || !shimmed(*st)) continue;
+    text += std::string(text.empty() ? "" : " and ") + diag::name_in_sentence(st->lib) + " (" +
             cushim::to_string(st->code) + ")";
   }
   return text;
@@ -276,14 +264,20 @@ inline std::vector<std::string> warning_reasons(const findings& f) {
     if (f.gpus.error == cudaSuccess && f.gpus.gpus.empty()) reasons.push_back("the CUDA runtime sees no GPU");
     if (f.create.status != CUDNN_STATUS_SUCCESS) reasons.push_back("cudnnCreate returned " + f.create.status_name);
   }
-  if (!dependencies_complete(f)) reasons.push_back("a cuDNN library lacks a dependency");
+  if (!dependencies_complete(f)) reasons.push_back("a library in use lacks a dependency");
   if (report_has_warnings(f)) reasons.push_back("the report above has warnings");
   return reasons;
 }
 
+// "the CUDA runtime 13.0 and cuDNN 9.19.0": every shimmed library with its version.
 inline std::string loaded_versions_text(const findings& f) {
-  return "cuDNN " + cudnn_version_text(f.cudnn->version) + " and the CUDA runtime " +
-         cuda_version_text(f.cudart->version);
+  std::string text;
+  for (const cushim::status* st : f.libraries) {
+    if (!shimmed(*st)) continue;
+    text += std::string(text.empty() ? "" : " and ") + diag::name_in_sentence(st->lib) + " " +
+            diag::version_text(st->lib, st->version);
+  }
+  return text;
 }
 
 inline std::string gpu_names(const std::vector<gpu>& gpus) {
@@ -293,10 +287,11 @@ inline std::string gpu_names(const std::vector<gpu>& gpus) {
 }
 
 inline verdict decide(const findings& f) {
-  if (f.cudart->code != cushim::error_code::ok || f.cudnn->code != cushim::error_code::ok) {
+  std::string unavailable = unavailable_text(f);
+  if (!unavailable.empty()) {
     return {exit_unavailable, "unavailable",
-            "cannot use " + unavailable_text(f) +
-                ": programs built with cushim start, but their cuDNN and CUDA calls fail; fix the ERROR lines above"};
+            "cannot use " + unavailable +
+                ": programs built with cushim start, but their calls into these libraries fail; fix the ERROR lines above"};
   }
   std::vector<std::string> reasons = warning_reasons(f);
   if (reasons.empty()) {
@@ -313,12 +308,12 @@ inline verdict decide(const findings& f) {
 inline findings examine() {
   findings f;
   f.driver = check_driver();
-  f.cudart = &cushim::status_of(cushim::library::cudart);
-  f.cudnn = &cushim::status_of(cushim::library::cudnn);
-  f.dependencies = check_dependencies(*f.cudnn);
-  f.gpus = check_gpus(f.driver, *f.cudart);
+  for (cushim::library lib : diag::libraries()) f.libraries.push_back(&cushim::status_of(lib));
+  f.files = check_files(f.libraries);
+  f.gpus = check_gpus(f.driver, f.of(cushim::library::cudart));
   f.create = check_cudnn_create(f.driver, f.gpus);
   f.explanation = cushim::explain();
+  f.problems = diag::problems();
   f.result = decide(f);
   return f;
 }

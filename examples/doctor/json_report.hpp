@@ -1,10 +1,9 @@
 // The doctor's report for a program (--json): cushim::explain_json() unchanged under "cushim", with
-// the doctor's own checks beside it. The layout is documented in README.md ("cushim-doctor --json").
+// the doctor's own checks beside it, written with cushim's own JSON writer. The layout is
+// documented in README.md ("cushim-doctor --json").
 #pragma once
 
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "findings.hpp"
 
@@ -12,90 +11,74 @@ namespace doctor {
 
 constexpr int doctor_schema = 1;
 
-using json_member = std::pair<const char*, std::string>;  // a key and its value, already JSON
-using json_members = std::vector<json_member>;
+using diag::append_json_array;
+using diag::append_json_string;
+using diag::json_object;
 
-inline std::string json_object(const json_members& members) {
-  std::string out = "{";
-  for (const json_member& m : members) out += (out.size() > 1 ? "," : "") + json_string(m.first) + ":" + m.second;
-  return out + "}";
+// A check's advice as its "why" and "fix" members.
+inline void advice_fields(json_object& o, const advice& help) { o.field("why", help.why).field("fix", help.fix); }
+
+inline void driver_json(std::string& out, const driver_check& d) {
+  json_object o(out);
+  o.field("version", d.driver.version).field("kernel_module_version", d.kernel_module_version);
+  advice_fields(o, d.help);
 }
 
-template <class T, class F>
-std::string json_array(const std::vector<T>& items, F to_json) {
-  std::string out = "[";
-  for (const T& item : items) out += (out.size() > 1 ? "," : "") + to_json(item);
-  return out + "]";
+inline void file_json(std::string& out, const library_file& file) {
+  json_object o(out);
+  o.field("file_name", file.file_name).field("path", file.dependencies.path).field("error", file.dependencies.error);
+  append_json_array(o.raw("needs"), file.dependencies.needs, [&](const diag::dependency& d) {
+    json_object need(out);
+    need.field("name", d.name).field("path", d.path);
+    append_json_array(need.raw("searched"), d.searched, [&](const std::string& s) { append_json_string(out, s); });
+  });
 }
 
-inline std::string json_bool(bool value) { return value ? "true" : "false"; }
-inline std::string json_number(long long value) { return std::to_string(value); }
-
-// A check's own members, then its advice as "why" and "fix".
-inline json_members with_advice(json_members members, const advice& help) {
-  members.emplace_back("why", json_string(help.why));
-  members.emplace_back("fix", json_string(help.fix));
-  return members;
+inline void gpu_query_json(std::string& out, const gpu_check& g) {
+  json_object o(out);
+  o.field("ran", g.ran)
+      .field("call", g.call)
+      .field("error", g.error_name)
+      .field("error_value", int(g.error))
+      .field("message", g.error_text);
+  advice_fields(o, g.help);
 }
 
-inline std::string driver_json(const driver_check& d) {
-  return json_object(with_advice(
-      {{"version", json_string(d.version)}, {"kernel_module_version", json_string(d.kernel_module_version)}}, d.help));
+inline void gpu_json(std::string& out, const gpu& g) {
+  json_object(out)
+      .field("index", g.index)
+      .field("name", g.name)
+      .field("compute_capability", std::to_string(g.major) + "." + std::to_string(g.minor))
+      .field("memory_bytes", g.memory_bytes);
 }
 
-inline std::string dependency_json(const dependency& d) {
-  return json_object({{"name", json_string(d.name)},
-                      {"path", json_string(d.path)},
-                      {"searched", json_array(d.searched, json_string)}});
-}
-
-inline std::string library_dependencies_json(const library_dependencies& lib) {
-  return json_object({{"file_name", json_string(lib.file_name)},
-                      {"path", json_string(lib.path)},
-                      {"error", json_string(lib.error)},
-                      {"needs", json_array(lib.needs, dependency_json)}});
-}
-
-inline std::string gpu_json(const gpu& g) {
-  return json_object({{"index", json_number(g.index)},
-                      {"name", json_string(g.name)},
-                      {"compute_capability", json_string(std::to_string(g.major) + "." + std::to_string(g.minor))},
-                      {"memory_bytes", json_number(static_cast<long long>(g.memory_bytes))}});
-}
-
-inline std::string gpu_query_json(const gpu_check& g) {
-  return json_object(with_advice({{"ran", json_bool(g.ran)},
-                                  {"call", json_string(g.call)},
-                                  {"error", json_string(g.error_name)},
-                                  {"error_value", json_number(g.error)},
-                                  {"message", json_string(g.error_text)}},
-                                 g.help));
-}
-
-inline std::string create_json(const cudnn_create_check& c) {
-  return json_object(with_advice({{"ran", json_bool(c.ran)},
-                                  {"ok", json_bool(c.ran && c.status == CUDNN_STATUS_SUCCESS)},
-                                  {"status", json_string(c.status_name)},
-                                  {"status_value", json_number(c.status)},
-                                  {"cudnn_message", json_string(c.cudnn_message)}},
-                                 c.help));
-}
-
-inline std::string verdict_json(const verdict& v) {
-  return json_object(
-      {{"exit_code", json_number(v.exit_code)}, {"name", json_string(v.name)}, {"text", json_string(v.text)}});
+inline void create_json(std::string& out, const cudnn_create_check& c) {
+  json_object o(out);
+  o.field("ran", c.ran)
+      .field("ok", c.ran && c.status == CUDNN_STATUS_SUCCESS)
+      .field("status", c.status_name)
+      .field("status_value", int(c.status))
+      .field("cudnn_message", c.cudnn_message);
+  advice_fields(o, c.help);
 }
 
 inline std::string json_report(const findings& f) {
-  return json_object({{"doctor_schema", json_number(doctor_schema)},
-                      {"cushim", cushim::explain_json()},
-                      {"driver", driver_json(f.driver)},
-                      {"dependencies", json_array(f.dependencies, library_dependencies_json)},
-                      {"gpu_query", gpu_query_json(f.gpus)},
-                      {"gpus", json_array(f.gpus.gpus, gpu_json)},
-                      {"cudnn_create", create_json(f.create)},
-                      {"verdict", verdict_json(f.result)}}) +
-         "\n";
+  std::string out;
+  {
+    json_object root(out);
+    root.field("doctor_schema", doctor_schema);
+    root.raw("cushim") += cushim::explain_json();
+    driver_json(root.raw("driver"), f.driver);
+    append_json_array(root.raw("dependencies"), f.files, [&](const library_file& file) { file_json(out, file); });
+    gpu_query_json(root.raw("gpu_query"), f.gpus);
+    append_json_array(root.raw("gpus"), f.gpus.gpus, [&](const gpu& g) { gpu_json(out, g); });
+    create_json(root.raw("cudnn_create"), f.create);
+    json_object(root.raw("verdict"))
+        .field("exit_code", f.result.exit_code)
+        .field("name", f.result.name)
+        .field("text", f.result.text);
+  }
+  return out + "\n";
 }
 
 }  // namespace doctor

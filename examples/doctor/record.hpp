@@ -54,7 +54,9 @@ inline std::string distribution() {
   if (::RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion", L"ProductName",
                      RRF_RT_REG_SZ, nullptr, name, &size) != ERROR_SUCCESS)
     return "unknown";
-  return cushim::detail::platform::narrow(name, std::wcslen(name));
+  char text[512];
+  int n = ::WideCharToMultiByte(CP_UTF8, 0, name, -1, text, sizeof text, nullptr, nullptr);
+  return n > 0 ? std::string(text) : "unknown";
 }
 #else
 // uname -srvm: the kernel, its build and the machine, without the host name.
@@ -88,15 +90,15 @@ inline std::string compiler() {
 #endif
 }
 
-inline std::string library_version_text(const cushim::status& st, bool cudnn) {
+inline std::string library_version_text(const cushim::status& st) {
   if (st.code != cushim::error_code::ok) return std::string("unavailable (") + cushim::to_string(st.code) + ")";
-  return cudnn ? cudnn_version_text(st.version) : cuda_version_text(st.version);
+  return diag::version_text(st.lib, st.version);
 }
 
 inline std::string driver_text(const driver_check& d) {
   if (!d.driver.found) return "not found";
-  return (d.version.empty() ? std::string("unknown version") : d.version) + ", supports CUDA " +
-         cuda_version_text(d.driver.cuda_version);
+  return (d.driver.version.empty() ? std::string("unknown version") : d.driver.version) + ", supports CUDA " +
+         diag::cuda_version_text(d.driver.cuda_version);
 }
 
 inline std::string record_text(const findings& f) {
@@ -107,20 +109,24 @@ inline std::string record_text(const findings& f) {
   line("distribution", distribution());
   line("nvidia_driver", driver_text(f.driver));
   line("nvidia_kernel_module", f.driver.kernel_module_version.empty() ? "none" : f.driver.kernel_module_version);
-  line("cuda_runtime", library_version_text(*f.cudart, false));
-  line("cudnn", library_version_text(*f.cudnn, true));
-  line("cudnn_built_for_cuda", cuda_version_text(f.cudnn->built_for_cuda));
-  line("headers_cuda_runtime", cuda_version_text(f.cudart->compiled_version));
-  line("headers_cudnn", cudnn_version_text(f.cudnn->compiled_version));
+  for (const cushim::status* st : f.libraries) {
+    if (shimmed(*st)) line(cushim::to_string(st->lib), library_version_text(*st));
+  }
+  line("cudnn_built_for_cuda", diag::cuda_version_text(f.of(cushim::library::cudnn).built_for_cuda));
+  for (const cushim::status* st : f.libraries) {
+    if (shimmed(*st)) line(std::string("headers_") + cushim::to_string(st->lib), diag::version_text(st->lib, st->compiled_version));
+  }
   line("cushim", std::to_string(CUSHIM_VERSION_MAJOR) + "." + std::to_string(CUSHIM_VERSION_MINOR) + "." +
                      std::to_string(CUSHIM_VERSION_PATCH));
   line("compiler", compiler());
   line("nvidia_driver_path", f.driver.driver.path);
-  line("cuda_runtime_path", f.cudart->path);
-  line("cudnn_path", f.cudnn->path);
-  for (const cushim::sublibrary& sub : f.cudnn->sublibraries) {
-    std::string version = sub.version ? cudnn_version_text(sub.version) : "unknown";
-    line("cudnn_sublibrary", sub.file_name + " " + version + " " + (sub.path.empty() ? "missing" : sub.path));
+  for (const cushim::status* st : f.libraries) {
+    if (!shimmed(*st)) continue;
+    line(std::string(cushim::to_string(st->lib)) + "_path", st->path);
+    for (const cushim::sublibrary& sub : st->sublibraries) {
+      line(std::string(cushim::to_string(st->lib)) + "_sublibrary",
+           sub.file_name + " " + diag::version_text(st->lib, sub.version) + " " + (sub.path.empty() ? "missing" : sub.path));
+    }
   }
   line("gpus", std::to_string(f.gpus.gpus.size()));
   for (const gpu& g : f.gpus.gpus) {

@@ -21,46 +21,44 @@ inline void append_advice(std::string& out, const advice& help) {
 
 inline void append_driver_version(std::string& out, const driver_check& d) {
   if (!d.driver.found) return;  // explain() has said so, with the fix
-  out += "NVIDIA driver version: " + (d.version.empty() ? std::string("unknown") : d.version);
+  out += "NVIDIA driver version: " + (d.driver.version.empty() ? std::string("unknown") : d.driver.version);
   if (!d.kernel_module_version.empty()) out += " (kernel module " + d.kernel_module_version + ")";
-  out += ", supports CUDA up to " + cuda_version_text(d.driver.cuda_version) + "\n";
+  out += ", supports CUDA up to " + diag::cuda_version_text(d.driver.cuda_version) + "\n";
   if (!d.help.why.empty()) out += "  WARNING: the driver library and the kernel module differ\n";
   append_advice(out, d.help);
 }
 
 inline void append_built_for(std::string& out, const cushim::status& cudnn, const cushim::status& cudart) {
   if (cudnn.code != cushim::error_code::ok) return;
-  out += "cuDNN " + cudnn_version_text(cudnn.version) + " was built for CUDA " +
-         cuda_version_text(cudnn.built_for_cuda) + " (cudnnGetCudartVersion); the CUDA runtime in use is " +
-         cuda_version_text(cudart.version) + "\n";
+  out += "cuDNN " + diag::version_text(cudnn.lib, cudnn.version) + " was built for CUDA " +
+         diag::cuda_version_text(cudnn.built_for_cuda) + " (cudnnGetCudartVersion); the CUDA runtime in use is " +
+         diag::version_text(cudart.lib, cudart.version) + "\n";
 }
 
 // "  libcudnn_cnn.so.9 needs a b c: all found", or each missing one with where it was looked for.
-inline void append_library_dependencies(std::string& out, const library_dependencies& lib) {
+inline void append_file_dependencies(std::string& out, const library_file& file) {
+  const diag::file_dependencies& lib = file.dependencies;
   if (!lib.error.empty()) {
-    out += "  " + lib.file_name + ": cannot be read: " + lib.error + "\n";
+    out += "  " + file.file_name + ": cannot be read: " + lib.error + "\n";
     return;
   }
   if (lib.needs.empty()) {
-    out += "  " + lib.file_name + " needs nothing\n";
+    out += "  " + file.file_name + " needs nothing\n";
     return;
   }
   std::string names, missing;
-  for (const dependency& d : lib.needs) {
+  for (const diag::dependency& d : lib.needs) {
     names += " " + d.name;
     if (d.path.empty()) missing += "    MISSING " + d.name + ", looked in: " + joined(d.searched) + "\n";
   }
-  out += "  " + lib.file_name + " needs" + names + (missing.empty() ? ": all found\n" : "\n" + missing);
+  out += "  " + file.file_name + " needs" + names + (missing.empty() ? ": all found\n" : "\n" + missing);
 }
 
-inline void append_dependencies(std::string& out, const std::vector<library_dependencies>& all) {
+inline void append_dependencies(std::string& out, const std::vector<library_file>& all) {
   if (all.empty()) return;
-#ifdef _WIN32
-  out += "cuDNN's dependencies (import tables), resolved as the system loader would:\n";
-#else
-  out += "cuDNN's dependencies (DT_NEEDED), resolved as the system loader would:\n";
-#endif
-  for (const library_dependencies& lib : all) append_library_dependencies(out, lib);
+  out += std::string("Dependencies of the libraries in use (") + diag::dependency_list_name() +
+         "), resolved as the system loader would:\n";
+  for (const library_file& file : all) append_file_dependencies(out, file);
 }
 
 inline void append_gpus(std::string& out, const gpu_check& g) {
@@ -101,8 +99,8 @@ inline std::string verdict_line(const verdict& v) {
 inline std::string text_report(const findings& f) {
   std::string out = f.explanation + "\ncushim-doctor's own checks\n";
   append_driver_version(out, f.driver);
-  append_built_for(out, *f.cudnn, *f.cudart);
-  append_dependencies(out, f.dependencies);
+  append_built_for(out, f.of(cushim::library::cudnn), f.of(cushim::library::cudart));
+  append_dependencies(out, f.files);
   append_gpus(out, f.gpus);
   append_create(out, f.create);
   return out + "\n" + verdict_line(f.result);

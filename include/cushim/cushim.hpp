@@ -33,6 +33,7 @@ namespace cushim {
 
 // The libraries cushim loads.
 enum class library { cudart, cudnn };
+constexpr int library_count = 2;
 
 // How the loaded library's version must relate to the headers the program was compiled with.
 enum class version_policy {

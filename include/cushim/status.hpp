@@ -87,11 +87,17 @@ struct status {
 // Called once per event with one line of text; context is passed through unchanged.
 using log_function = void (*)(std::string_view line, void* context);
 
+// One path per library, indexed by library: files[library::cudnn].
+struct library_files {
+  std::string& operator[](library lib) { return paths[int(lib)]; }
+  const std::string& operator[](library lib) const { return paths[int(lib)]; }
+  std::string paths[library_count];
+};
+
 // What configure() sets; the defaults are what cushim does without it.
 struct options {
   std::vector<std::string> search_dirs;  // searched first, in order (UTF-8, absolute)
-  std::string cudnn_file;                // exact file or folder: authoritative, no fallback
-  std::string cudart_file;
+  library_files files;                   // a library's exact file or folder: authoritative, no fallback
   bool use_environment = true;     // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
   bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
   bool fail_fast = false;  // a call that cannot reach its library prints explain() and aborts (CUSHIM_FAIL_FAST=1)

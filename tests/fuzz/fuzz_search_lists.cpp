@@ -1,6 +1,6 @@
 // libFuzzer target: the parsers of what the environment and the system hand cushim: PATH-like
 // lists (inputs starting with byte 1, the rest is the list) and /etc/ld.so.cache (anything else).
-#include <cushim/detail/ld_so_cache.hpp>
+#include <cushim/detail/posix/ld_so_cache.hpp>
 #include <cushim/detail/path_list.hpp>
 
 #include <cstdint>
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       cushim::detail::parent_dir(e.text);
     }
   } else {
-    cushim::detail::ld_so_cache_paths(bytes, "libcudnn.so.9");
+    cushim::detail::platform::ld_so_cache_paths(bytes, "libcudnn.so.9");
   }
   return 0;
 }

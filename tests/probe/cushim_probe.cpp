@@ -57,9 +57,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
     } else if (arg == "--fail-fast") {
       a.opts.fail_fast = true;
     } else if (arg == "--cudnn-file" && value(v)) {
-      a.opts.cudnn_file = v;
+      a.opts.files[cushim::library::cudnn] = v;
     } else if (arg == "--cudart-file" && value(v)) {
-      a.opts.cudart_file = v;
+      a.opts.files[cushim::library::cudart] = v;
     } else if (arg == "--policy" && value(v) && (v == "same_major" || v == "same_major_newer_minor")) {
       a.opts.policy =
           v == "same_major" ? cushim::version_policy::same_major : cushim::version_policy::same_major_newer_minor;
@@ -134,8 +134,7 @@ std::string identity_of(const std::string& path) {
 // Which loader holds the copy in use: "Boost.DLL" when a boost::dll::shared_library loaded it
 // (CUSHIM_USE_BOOST_DLL), else "system" (dlopen / LoadLibraryExW, or a copy found already loaded).
 std::string loader_of(cushim::library lib) {
-  cushim::detail::shim_state& shim = cushim::detail::shim();
-  const cushim::detail::library_state& state = lib == cushim::library::cudnn ? shim.cudnn : shim.cudart;
+  const cushim::detail::library_state& state = cushim::detail::state_of(lib);
   if (!state.handle) return {};
 #ifdef CUSHIM_USE_BOOST_DLL
   if (cushim::detail::platform::boost_dll::library_of(state.handle)) return "Boost.DLL";

@@ -40,14 +40,14 @@ bool same_file(const std::string& a, const std::string& b) {
 TEST_CASE("the loader's libraries are Boost's: cuDNN and the CUDA runtime") {
   cushim::options opts;
   opts.use_environment = false;
-  opts.cudnn_file = win_test::fixture("cudnn_good", CUSHIM_CUDNN_FILE);
-  opts.cudart_file = win_test::fixture("cudart_good", CUSHIM_CUDART_FILE);
+  opts.files[cushim::library::cudnn] = win_test::fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  opts.files[cushim::library::cudart] = win_test::fixture("cudart_good", CUSHIM_CUDART_FILE);
   REQUIRE(cushim::configure(opts));
   REQUIRE(cushim::available(cushim::library::cudnn));
   REQUIRE(cushim::available(cushim::library::cudart));
   for (cushim::library lib : {cushim::library::cudnn, cushim::library::cudart}) {
     CAPTURE(cushim::to_string(lib));
-    const library_state& state = lib == cushim::library::cudnn ? shim().cudnn : shim().cudart;
+    const library_state& state = state_of(lib);
     auto held = boost_dll::library_of(state.handle);
     REQUIRE(held != nullptr);
     CHECK(held->native() == state.handle);

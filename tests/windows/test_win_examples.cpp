@@ -37,8 +37,9 @@ TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub
   std::string dir = fixture_dir("cudnn_good");
   CHECK(contains(r.text, "cuDNN: OK, 9.19.0 (compiled with 9.19.0) from " + dir + "\\" + cudnn + "\n"));
   CHECK(contains(r.text, "    cudnn_graph64_9.dll: OK (required), 9.19.0, " + dir + "\\cudnn_graph64_9.dll"));
-  CHECK(contains(r.text, "cuDNN's dependencies (import tables), resolved as the system loader would:\n  " + cudnn +
-                             " needs KERNEL32.dll msvcrt.dll: all found\n"));
+  CHECK(contains(r.text, "Dependencies of the libraries in use (import tables), resolved as the system loader would:\n"
+                         "  " CUSHIM_CUDART_FILE " needs KERNEL32.dll msvcrt.dll: all found\n  " +
+                             cudnn + " needs KERNEL32.dll msvcrt.dll: all found\n"));
   CHECK(contains(r.text,
                  "  cudnn_cnn64_9.dll needs KERNEL32.dll msvcrt.dll cudnn_graph64_9.dll cudnn_ops64_9.dll: "
                  "all found\n"));

@@ -106,7 +106,7 @@ TEST_CASE("a cuDNN already loaded from another folder is reused, and the overrid
   CHECK(out.all("cudnn.attempt").at(0).rfind("already loaded in this process|" + other + "|reused|", 0) == 0);
   CHECK(out.has("cudnn.problem", "ok|0|CUSHIM_CUDNN_PATH names " + wanted +
                                      ", but another copy is already loaded in this process; cushim uses that one"));
-  CHECK(out.text.find("an import library such as cudnn.lib") != std::string::npos);
+  CHECK(out.text.find("a library linked with the import library cudnn.lib") != std::string::npos);
 }
 
 TEST_CASE("CUDA_PATH at another CUDA major while CUDA_PATH_V<major>_<minor> exists: the compiled major wins") {
@@ -138,7 +138,7 @@ TEST_CASE("a runtime of another major renamed to this one's file name is caught 
   CHECK(out.get("cudart.code") == "override_failed");
   CHECK(out.all("cudart.attempt") ==
         std::vector<std::string>{
-            "options.cudart_file|" + renamed + "|wrong_version|a renamed copy: its version resource says it is " +
+            "options.files[cudart]|" + renamed + "|wrong_version|a renamed copy: its version resource says it is " +
             original + " (FileVersion " + previous + ".6.0.0), another major; this program needs a real " + cudart});
 }
 

@@ -109,7 +109,7 @@ TEST_CASE("a 32-bit DLL is refused before loading, naming both machines") {
   std::string dll = tree.copy(win_test::fixture("cudnn_x86", cudnn), "x86\\" + cudnn);
   auto out = run_probe({}, {"--cudnn-file", dll});
   CHECK(out.get("cudnn.code") == "override_failed");
-  CHECK(out.all("cudnn.attempt") == std::vector<std::string>{"options.cudnn_file|" + dll +
+  CHECK(out.all("cudnn.attempt") == std::vector<std::string>{"options.files[cudnn]|" + dll +
                                                              "|wrong_architecture|a DLL for x86 (32-bit); this "
                                                              "process is x64"});
 }
@@ -122,14 +122,14 @@ TEST_CASE("a missing import is named with the DLL that needs it; with it beside,
   std::string probe_dir = std::string(CUSHIM_PROBE).substr(0, std::string(CUSHIM_PROBE).find_last_of("/\\"));
   for (char& c : probe_dir) c = c == '/' ? '\\' : c;
   CHECK(out.all("cudnn.attempt") ==
-        std::vector<std::string>{"options.cudnn_file|" + dll + "|missing_dependency|" + dll +
+        std::vector<std::string>{"options.files[cudnn]|" + dll + "|missing_dependency|" + dll +
                                  " needs zlibwapi.dll, which is not in any of: " + tree.path("nz") + ", " + probe_dir +
                                  ", C:\\windows\\system32"});
 
   tree.copy(win_test::fixture("zlibwapi", "zlibwapi.dll"), "nz\\zlibwapi.dll");
   out = run_probe({}, {"--cudnn-file", dll});
   CHECK(out.get("cudnn.code") == "override_failed");
-  CHECK(out.all("cudnn.attempt").at(0).rfind("options.cudnn_file|" + dll + "|sublibrary_unusable|", 0) == 0);
+  CHECK(out.all("cudnn.attempt").at(0).rfind("options.files[cudnn]|" + dll + "|sublibrary_unusable|", 0) == 0);
   tree.copy_cudnn("nz");
   tree.copy(win_test::fixture("cudnn_needs_zlib", cudnn), "nz\\" + cudnn);
   out = run_probe({}, {"--cudnn-file", dll});

@@ -24,8 +24,8 @@ const win_test::temp_dir folder;  // stays empty
 
 TEST_CASE("an override to an empty folder makes both libraries unavailable, with nothing else tried") {
   cushim::options opts;
-  opts.cudnn_file = folder.path();
-  opts.cudart_file = folder.path();
+  opts.files[cushim::library::cudnn] = folder.path();
+  opts.files[cushim::library::cudart] = folder.path();
   REQUIRE(cushim::configure(opts));
   CHECK_FALSE(cushim::available(cushim::library::cudnn));
   CHECK_FALSE(cushim::available(cushim::library::cudart));
@@ -34,7 +34,7 @@ TEST_CASE("an override to an empty folder makes both libraries unavailable, with
     bool cudnn = lib == cushim::library::cudnn;
     CHECK(st.code == cushim::error_code::override_failed);
     REQUIRE(st.attempts.size() == 1);
-    CHECK(st.attempts[0].rule == (cudnn ? "options.cudnn_file" : "options.cudart_file"));
+    CHECK(st.attempts[0].rule == (cudnn ? "options.files[cudnn]" : "options.files[cudart]"));
     CHECK(st.attempts[0].path == folder.path() + "\\" + (cudnn ? CUSHIM_CUDNN_FILE : CUSHIM_CUDART_FILE));
     CHECK(st.attempts[0].result == cushim::outcome::absent);
   }
@@ -62,8 +62,8 @@ TEST_CASE("count and version queries report 0") {
 TEST_CASE("explain() names the Windows file, the folder and the driver DLL") {
   std::string text = cushim::explain();
   std::string file = folder.path() + "\\" + CUSHIM_CUDNN_FILE;
-  CHECK(text.find("    1. options.cudnn_file: " + file + " -> absent\n") != std::string::npos);
-  CHECK(text.find("    fix:  point options.cudnn_file at a readable " CUSHIM_CUDNN_FILE) != std::string::npos);
+  CHECK(text.find("    1. options.files[cudnn]: " + file + " -> absent\n") != std::string::npos);
+  CHECK(text.find("    fix:  point options.files[cudnn] at a readable " CUSHIM_CUDNN_FILE) != std::string::npos);
   CHECK(text.find("NVIDIA driver: not found") != std::string::npos);
   CHECK(text.find("nvcuda.dll is in none of the 1 places") != std::string::npos);
 }

@@ -14,14 +14,14 @@
 using namespace cushim::detail;
 
 TEST_CASE("library file names follow the compiled majors") {
-  CHECK(cudnn_spec().file_name == "cudnn64_" + std::to_string(CUDNN_MAJOR) + ".dll");
-  CHECK(cudnn_file_name(8) == "cudnn64_8.dll");
-  CHECK(cudart_file_name(11) == "cudart64_110.dll");
-  CHECK(cudart_file_name(12) == "cudart64_12.dll");
-  CHECK(cudart_file_name(13) == "cudart64_13.dll");
-  CHECK(major_from_file_name("cudart64_110.dll") == 11);
-  CHECK(major_from_file_name("cudart64_13.dll") == 13);
-  CHECK(driver_file_name() == std::string("nvcuda.dll"));
+  CHECK(compiled_file_name(cudnn_descriptor) == "cudnn64_" + std::to_string(CUDNN_MAJOR) + ".dll");
+  CHECK(file_name_for_major(cudnn_descriptor, 8) == std::string("cudnn64_8.dll"));
+  CHECK(file_name_for_major(cudart_descriptor, 11) == std::string("cudart64_110.dll"));
+  CHECK(file_name_for_major(cudart_descriptor, 12) == std::string("cudart64_12.dll"));
+  CHECK(file_name_for_major(cudart_descriptor, 13) == std::string("cudart64_13.dll"));
+  CHECK(major_of_file(cudart_descriptor, "cudart64_110.dll") == 11);
+  CHECK(major_of_file(cudart_descriptor, "cudart64_13.dll") == 13);
+  CHECK(platform::driver_file_name() == std::string("nvcuda.dll"));
 }
 
 TEST_CASE("PATH-like lists: ';'-separated, quotes stripped, empty and relative entries marked") {
@@ -100,18 +100,18 @@ TEST_CASE("PE checks on the fixture DLLs: version resource, machine, imports") {
                                  std::to_string(CUDNN_PATCHLEVEL) + ".0");
 
   std::string detail;
-  CHECK(inspect_pe_file(win_test::fixture("cudnn_x86", CUSHIM_CUDNN_FILE), detail) ==
+  CHECK(platform::inspect_file(win_test::fixture("cudnn_x86", CUSHIM_CUDNN_FILE), detail) ==
         cushim::outcome::wrong_architecture);
   CHECK(detail == "a DLL for x86 (32-bit); this process is x64");
-  CHECK(is_api_set("api-ms-win-crt-runtime-l1-1-0.dll"));
-  CHECK(is_api_set("EXT-MS-win-foo.dll"));
-  CHECK_FALSE(is_api_set("zlibwapi.dll"));
+  CHECK(platform::is_api_set("api-ms-win-crt-runtime-l1-1-0.dll"));
+  CHECK(platform::is_api_set("EXT-MS-win-foo.dll"));
+  CHECK_FALSE(platform::is_api_set("zlibwapi.dll"));
 
   std::string needs = win_test::fixture("cudnn_needs_zlib", CUSHIM_CUDNN_FILE);
-  std::vector<missing_dependency> missing = pe_dependency_resolver().missing(needs);
+  std::vector<missing_dependency> missing = platform::dependency_resolver().missing(needs);
   REQUIRE(missing.size() == 1);
   CHECK(missing[0].name == "zlibwapi.dll");
-  CHECK(missing[0].needed_by == needs);
+  CHECK(missing[0].needed_by() == needs);
   REQUIRE(missing[0].searched.size() == 3);
   CHECK(missing[0].searched[0] == parent_dir(needs));
   CHECK(missing[0].searched[2] == platform::system_folder());
@@ -120,7 +120,7 @@ TEST_CASE("PE checks on the fixture DLLs: version resource, machine, imports") {
   std::string zlib_dir = parent_dir(platform::narrow(platform::widen(win_test::fixture("zlibwapi", "zlibwapi.dll"))));
   std::string old_path = platform::get_environment("PATH");
   ::SetEnvironmentVariableW(L"PATH", platform::widen(zlib_dir).c_str());
-  missing = pe_dependency_resolver().missing(needs);
+  missing = platform::dependency_resolver().missing(needs);
   ::SetEnvironmentVariableW(L"PATH", platform::widen(old_path).c_str());
   REQUIRE(missing.size() == 1);
   REQUIRE(missing[0].searched.size() == 4);

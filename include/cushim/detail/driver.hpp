@@ -1,12 +1,14 @@
-// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried only: is it there, and which CUDA version it supports.
-// cushim never routes calls to it; cudart loads it itself.
+// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried only: is it there, and which CUDA version
+// it supports. cushim never routes calls to it; the runtime loads it itself.
 #pragma once
 
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "search.hpp"
+#include "os.hpp"
+#include "search_list.hpp"
+#include CUSHIM_OS_DRIVER_FILES
 
 namespace cushim {
 namespace detail {
@@ -18,54 +20,15 @@ struct driver_status {
   std::vector<attempt> attempts;
 };
 
-#ifdef _WIN32
-inline const char* driver_file_name() { return "nvcuda.dll"; }
-
-// What to do when there is none.
-inline const char* driver_install_advice() {
-  return "install the NVIDIA display driver for your GPU (it puts nvcuda.dll into System32)";
-}
-
-// The display driver installs nvcuda.dll into System32, where the CUDA runtime loads it from.
-inline std::vector<candidate> driver_candidates() {
-  candidate_list list(driver_file_name());
-  list.add_dir("System32", platform::system_folder());
-  return list.take();
-}
-#else
-inline const char* driver_file_name() { return "libcuda.so.1"; }
-
-// What to do when there is none.
-inline const char* driver_install_advice() {
-  return "install the NVIDIA driver for your GPU (it provides libcuda.so.1); in a container, start it with the "
-         "NVIDIA container toolkit (--gpus all)";
-}
-
-// The same places the system loader uses for libcuda.so.1.
-inline std::vector<candidate> driver_candidates() {
-  candidate_list list(driver_file_name());
-  list.add_list("LD_LIBRARY_PATH", platform::get_environment("LD_LIBRARY_PATH"));
-  for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), driver_file_name())) {
-    list.add_file("ld.so.cache", std::move(path));
-  }
-  for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);
-  return list.take();
-}
-#endif
-
 // The toolkit's link-time stub is recorded and ignored (it makes every CUDA call fail with "stub
 // library").
 inline driver_status probe_driver() {
   driver_status d;
-  std::vector<std::string> seen;
-  for (const candidate& c : driver_candidates()) {
+  seen_files seen;
+  for (const candidate& c : platform::driver_candidates()) {
     if (c.kind != entry_kind::absolute) continue;
-    std::string canonical = platform::canonical_path(c.path);
-    bool duplicate = false;
-    for (const std::string& s : seen) duplicate = duplicate || s == canonical;
-    if (duplicate) continue;
-    seen.push_back(canonical);
     platform::file_check fc = platform::check_file(c.path);
+    if (!seen.first_time(fc.identity, c.path)) continue;
     if (fc.state != platform::file_state::regular) {
       d.attempts.push_back({c.rule, c.path,
                             fc.state == platform::file_state::folder_absent ? outcome::folder_absent
@@ -74,7 +37,7 @@ inline driver_status probe_driver() {
                             fc.detail});
       continue;
     }
-    if (canonical.find("/stubs/") != std::string::npos) {
+    if (platform::canonical_path(c.path).find("/stubs/") != std::string::npos) {
       d.attempts.push_back({c.rule, c.path, outcome::not_the_library,
                             "the CUDA toolkit's link-time stub, not the driver: remove its stubs folder from "
                             "LD_LIBRARY_PATH"});
@@ -91,11 +54,12 @@ inline driver_status probe_driver() {
     d.found = true;
     d.path = c.path;
     d.attempts.push_back({c.rule, c.path, outcome::loaded, {}});
-    break;  // stays loaded: cudart would load the same file
+    break;  // stays loaded: the runtime would load the same file
   }
   return d;
 }
 
+// Probed once. Never destroyed: a report may be asked for at exit.
 inline const driver_status& driver() {
   static driver_status* d = nullptr;
   static std::once_flag once;

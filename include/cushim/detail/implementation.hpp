@@ -3,42 +3,22 @@
 // translation unit.
 #pragma once
 
+#include "../diagnostics.hpp"
 #include "api_tables.hpp"
-#include "report.hpp"
+#include "checks.hpp"
+#include "diagnostics_impl.hpp"
+#include "report_json.hpp"
+#include "report_text.hpp"
 #include "stubs.hpp"
 
 namespace cushim {
 namespace detail {
 
-inline const status& disabled_status() {
-  static const status st = [] {
-    status s;
-    s.lib = library::cudart;
-    s.code = error_code::disabled;
-    s.compiled_version = CUDART_VERSION;
-    s.problems.push_back({error_code::disabled, false, "the CUDA runtime is not shimmed by this build", "",
-                          "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
-                          ""});
-    return s;
-  }();
-  return st;
-}
-
-inline bool cudart_shimmed() {
-#ifdef CUSHIM_NO_CUDART
-  return false;
-#else
-  return true;
-#endif
-}
-
-inline report_input gather_report() {
-  report_input in{driver(), {}, {}};
-  in.libraries.push_back(&status_of(library::cudart));
-  in.libraries.push_back(&status_of(library::cudnn));
-  std::lock_guard<std::mutex> lock(shim().notes_mutex);
-  in.notes = shim().notes;
-  return in;
+// Loads a shimmed library on first use; a library this build does not shim keeps its "disabled"
+// status and is never loaded.
+inline bool ensure_usable(library lib) {
+  library_state& state = state_of(lib);
+  return state.desc->shimmed && ensure_loaded(state);
 }
 
 }  // namespace detail
@@ -59,47 +39,41 @@ bool configure(const options& opts) {
   return !refused;
 }
 
-bool available(library lib) {
-  if (lib == library::cudart && !detail::cudart_shimmed()) return false;
-  return detail::ensure_loaded(detail::state_of(lib));
-}
+bool available(library lib) { return detail::ensure_usable(lib); }
 
 error_code error_of(library lib) {
-  if (lib == library::cudart && !detail::cudart_shimmed()) return error_code::disabled;
-  detail::library_state& state = detail::state_of(lib);
-  detail::ensure_loaded(state);
-  return state.st.code;
+  detail::ensure_usable(lib);
+  return detail::state_of(lib).st.code;
 }
 
 const status& status_of(library lib) {
-  if (lib == library::cudart && !detail::cudart_shimmed()) return detail::disabled_status();
   detail::library_state& state = detail::state_of(lib);
-  detail::ensure_loaded(state);
-  detail::complete_sublibrary_report(state);
+  detail::ensure_usable(lib);
+  if (state.desc->hooks.complete_status) state.desc->hooks.complete_status(state);
   return state.st;
 }
 
 std::string explain() {
 #if defined(__cpp_exceptions)
   try {
-    return detail::explain_text(detail::gather_report());
+    return detail::explain_text(detail::build_report());
   } catch (...) {
     return "cushim: explain() ran out of memory";
   }
 #else
-  return detail::explain_text(detail::gather_report());
+  return detail::explain_text(detail::build_report());
 #endif
 }
 
 std::string explain_json() {
 #if defined(__cpp_exceptions)
   try {
-    return detail::explain_json_text(detail::gather_report());
+    return detail::explain_json_text(detail::build_report());
   } catch (...) {
     return "{\"schema\":1,\"error\":\"out of memory\"}";
   }
 #else
-  return detail::explain_json_text(detail::gather_report());
+  return detail::explain_json_text(detail::build_report());
 #endif
 }
 
@@ -143,6 +117,8 @@ const char* to_string(outcome result) {
   return "unknown";
 }
 
-const char* to_string(library lib) { return lib == library::cudnn ? "cudnn" : "cudart"; }
+const char* to_string(library lib) {
+  return int(lib) >= 0 && int(lib) < library_count ? detail::descriptor_of(lib).key : "unknown";
+}
 
 }  // namespace cushim

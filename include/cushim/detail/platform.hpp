@@ -1,16 +1,15 @@
-// The platform layer: one small interface, implemented with dlopen (platform_posix.hpp) or
-// LoadLibraryExW (platform_win32.hpp, with trusted_location_win32.hpp); with CUSHIM_USE_BOOST_DLL,
-// libraries are loaded through boost::dll::shared_library instead (platform_boost_dll.hpp, on top
+// The platform layer's services: files, the environment, the process, the system loader and the
+// trust check, from detail/posix/ or detail/windows/ (os.hpp chooses). With CUSHIM_USE_BOOST_DLL,
+// libraries are loaded through boost::dll::shared_library instead (boost_dll_backend.hpp, on top
 // of the native layer).
 #pragma once
 
-#if defined(CUSHIM_USE_BOOST_DLL)
-#include "platform_boost_dll.hpp"
-#elif defined(_WIN32)
-#include "platform_win32.hpp"
-#else
-#include "platform_posix.hpp"
-#endif
-#ifdef _WIN32
-#include "trusted_location_win32.hpp"
+#include "os.hpp"
+#include CUSHIM_OS_PATHS
+#include CUSHIM_OS_FILES
+#include CUSHIM_OS_DYNAMIC_LIBRARY
+#include CUSHIM_OS_SYSTEM
+#include CUSHIM_OS_TRUSTED_LOCATION
+#ifdef CUSHIM_USE_BOOST_DLL
+#include "boost_dll_backend.hpp"
 #endif

@@ -7,15 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "os.hpp"
 #include "sublibrary_specs.hpp"
-#ifdef _WIN32
-#include "sublibrary_finder_pe.hpp"
-#else
-#include "sublibrary_finder_elf.hpp"
-#endif
+#include CUSHIM_OS_SUBLIBRARY_FINDER
 
 namespace cushim {
 namespace detail {
+
+using platform::sublibrary_finder;
 
 // Where one sub-library is: the file cuDNN would use and its version, and whether cushim must
 // load it beside the main library. `usable` is left false and `problem` says why when there is no
@@ -33,7 +32,7 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   bool sibling_ok = finder.loadable(sibling, why_not);
   long by_name_version = by_name.empty() ? 0 : finder.version_of(by_name, spec);
   bool same_file =
-      sibling_ok && !by_name.empty() && platform::canonical_path(sibling) == platform::canonical_path(by_name);
+      sibling_ok && !by_name.empty() && platform::identity_of(sibling) == platform::identity_of(by_name);
   long sibling_version = !sibling_ok ? 0 : same_file ? by_name_version : finder.version_of(sibling, spec);
   // cuDNN's own load wins unless it would miss the file or pick another version than the copy
   // beside the main library.
@@ -53,7 +52,7 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
 
 // Without loading anything: would the file load where cuDNN loads it? Sets usable and problem.
 inline void check_sublibrary(sublibrary& s, sublibrary_finder& finder) {
-  std::vector<missing_dependency> missing = finder.missing(s.path, false);
+  std::vector<missing_dependency> missing = finder.missing(s.path, load_kind::by_name);
   s.usable = missing.empty();
   if (!missing.empty()) s.problem = describe(missing.front());
 }
@@ -65,7 +64,7 @@ inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vecto
   platform::load_result r;
   if (!sublibrary_finder::walk_before_load) r = platform::load_library(s.path);
   if (!r.handle) {
-    std::vector<missing_dependency> missing = finder.missing(s.path, true);
+    std::vector<missing_dependency> missing = finder.missing(s.path, load_kind::by_path);
     if (!missing.empty()) {
       s.usable = false;
       s.problem = describe(missing.front());

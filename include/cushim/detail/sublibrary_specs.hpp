@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "os.hpp"
 #include "versions.hpp"
+#include CUSHIM_OS_PATHS
 
 namespace cushim {
 namespace detail {
@@ -34,24 +36,14 @@ inline std::vector<sublibrary_spec> cudnn_sublibrary_specs(int major) {
 
 // libcudnn_cnn.so.9 on Linux, cudnn_cnn64_9.dll on Windows.
 inline std::string sublibrary_file_name(const char* name, int major) {
-#ifdef _WIN32
-  return std::string("cudnn_") + name + "64_" + std::to_string(major) + ".dll";
-#else
+  if (platform::windows_names) return std::string("cudnn_") + name + "64_" + std::to_string(major) + ".dll";
   return std::string("libcudnn_") + name + ".so." + std::to_string(major);
-#endif
 }
 
 // cuBLASLt of one CUDA major, which cuDNN 9 loads by name when some engines run.
 inline std::string cublaslt_file_name(int cuda_major) {
-#ifdef _WIN32
-  return "cublasLt64_" + std::to_string(cuda_major) + ".dll";
-#else
+  if (platform::windows_names) return "cublasLt64_" + std::to_string(cuda_major) + ".dll";
   return "libcublasLt.so." + std::to_string(cuda_major);
-#endif
-}
-
-inline long encode_cudnn_version(int major, int minor, int patch) {
-  return major >= 9 ? major * 10000L + minor * 100L + patch : major * 1000L + minor * 100L + patch;
 }
 
 // "9.19.0..." -> 91900: the first three dot-separated numbers of `text`; 0 when there are fewer

@@ -20,6 +20,12 @@ inline version_parts decode_cudnn_version(long v) {
 // CUDA encodes M*1000+m*10 (13000 = 13.0, 11080 = 11.8).
 inline version_parts decode_cuda_version(long v) { return {int(v / 1000), int(v % 1000 / 10), 0}; }
 
+inline long encode_cudnn_version(int major, int minor, int patch) {
+  return major >= 9 ? major * 10000L + minor * 100L + patch : major * 1000L + minor * 100L + patch;
+}
+
+inline long encode_cuda_version(int major, int minor, int) { return major * 1000L + minor * 10L; }
+
 // The leading dot-separated numbers of `text` ("9.19.0.48" -> 9, 19, 0, 48), at most `max` of
 // them; returns how many were read. Version resources and file names carry versions this way.
 inline int leading_numbers(const char* text, long* parts, int max) {

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "platform_win32.hpp"
+#include "files.hpp"
 
 #ifdef _MSC_VER
 #pragma comment(lib, "advapi32.lib")
@@ -100,7 +100,8 @@ inline bool trusted_object(const std::string& path, DWORD write_rights, std::str
 
 // For trusted_dirs_only: the folder first (who may add files to it), then the file.
 inline bool trusted_location(const std::string& path, std::string& why) {
-  std::string folder = parent_of(path);
+  std::size_t slash = path.find_last_of("/\\");
+  std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
   if (!folder.empty() && !trusted_object(folder, folder_write_rights, why)) return false;
   return trusted_object(path, file_write_rights, why);
 }

@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "pe_dependencies.hpp"
-#include "sublibrary_specs.hpp"
+#include "../sublibrary_specs.hpp"
+#include "dependencies.hpp"
+#include "file_version.hpp"
 
 namespace cushim {
 namespace detail {
+namespace platform {
 
 class sublibrary_finder {
  public:
@@ -24,25 +26,25 @@ class sublibrary_finder {
 
   // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked.
   std::string by_name(const std::string& file_name, std::vector<std::string>& searched) const {
-    return resolver_.locate(file_name, "", searched, pe_search::standard);
+    return resolver_.locate(file_name, "", searched, load_kind::by_name);
   }
 
   bool loadable(const std::string& path, std::string& why_not) const {
-    return inspect_pe_file(path, why_not) == outcome::loaded;
+    return inspect_file(path, why_not) == outcome::loaded;
   }
 
   // FileVersion "9.19.0.48" -> 91900; 0 without a version resource (some cuDNN DLLs have none).
   long version_of(const std::string& path, const sublibrary_spec&) const {
-    platform::file_source file(path);
+    file_source file(path);
     return cudnn_version_from_text(read_pe_version(file).file_version.c_str());
   }
 
   // A copy cushim loads by absolute path finds its imports beside it, in the application's folder
   // and System32; one cuDNN loads by name finds them as any bare-name load does, PATH included.
   // For the first kind, imports only PATH holds are noted to be loaded first (preloads_for).
-  std::vector<missing_dependency> missing(const std::string& path, bool loaded_by_cushim) {
-    if (!loaded_by_cushim) return resolver_.missing(path, pe_search::standard);
-    return resolver_.missing(path, pe_search::beside_dll, &preloads_[path]);
+  std::vector<missing_dependency> missing(const std::string& path, load_kind kind) {
+    if (kind == load_kind::by_name) return resolver_.missing(path, kind);
+    return resolver_.missing(path, kind, &preloads_[path]);
   }
 
   // The PATH copies of `path`'s dependencies, in the order to load them.
@@ -52,9 +54,10 @@ class sublibrary_finder {
   }
 
  private:
-  pe_dependency_resolver resolver_;
+  dependency_resolver resolver_;
   std::map<std::string, std::vector<std::string>> preloads_;
 };
 
+}  // namespace platform
 }  // namespace detail
 }  // namespace cushim

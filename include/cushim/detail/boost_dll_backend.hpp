@@ -13,11 +13,8 @@
 // keeps a program built with -fno-exceptions free of boost::throw_exception.
 #pragma once
 
-#ifdef _WIN32
-#include "platform_win32.hpp"
-#else
-#include "platform_posix.hpp"
-#endif
+#include "os.hpp"
+#include CUSHIM_OS_DYNAMIC_LIBRARY
 
 #ifndef BOOST_DLL_USE_STD_FS
 #define BOOST_DLL_USE_STD_FS
@@ -58,7 +55,7 @@ inline std::recursive_mutex& references_mutex() {
   return *m;
 }
 #else
-// cushim's dl* calls run one at a time (platform_posix.hpp); Boost's are cushim's too.
+// cushim's dl* calls run one at a time (posix/dynamic_library.hpp); Boost's are cushim's too.
 inline std::recursive_mutex& references_mutex() { return dl_mutex(); }
 #endif
 
@@ -91,7 +88,7 @@ inline void hold(library_handle handle, std::shared_ptr<boost::dll::shared_libra
 // dont_resolve_dll_references, load_ignore_code_authz_level and load_with_altered_search_path, the
 // last of which cannot be combined with them), but Boost hands a mode's bits to LoadLibraryExW
 // unchanged apart from its own append_decorations and search_system_folders bits. So cushim's flags
-// (platform_win32.hpp) go in as a native value, which lies within load_mode::type's range.
+// (windows/dynamic_library.hpp) go in as a native value, which lies within load_mode::type's range.
 // search_system_folders keeps Boost from prefixing a relative name with the current folder, which
 // cushim never searches: the name reaches LoadLibraryExW as cushim wrote it, and a relative path is
 // refused (error 87) as before. Every name cushim loads ends in ".dll" (Boost appends "." to one
@@ -107,7 +104,7 @@ inline load_result load(const std::string& name, DWORD flags) {
   if (error || !library->is_loaded()) return load_failure(error ? DWORD(error.value()) : DWORD(ERROR_MOD_NOT_FOUND));
   library_handle handle = library->native();
   hold(handle, std::move(library));
-  return {handle, {}, 0};
+  return {handle, {}, false, 0};
 }
 #else
 // RTLD_NOW | RTLD_LOCAL, as the native loader. search_system_folders keeps Boost from turning a name
@@ -126,11 +123,11 @@ inline load_result load(const std::string& absolute_path) {
     // After a refused dlopen Boost only reads /proc/self/exe and stats files, so dlerror() still
     // holds the loader's own message.
     const char* text = ::dlerror();
-    return {nullptr, text ? text : "Boost.DLL: " + error.message()};
+    return {nullptr, text ? text : "Boost.DLL: " + error.message(), false};
   }
   library_handle handle = library->native();
   hold(handle, std::move(library));
-  return {handle, {}};
+  return {handle, {}, false};
 }
 #endif
 
@@ -146,6 +143,10 @@ inline load_result load_from_default_dirs(const std::string& file_name) {
 }
 #else
 inline load_result load_library(const std::string& absolute_path) { return boost_dll::load(absolute_path); }
+
+inline load_result load_from_default_dirs(const std::string& file_name) {
+  return native::load_from_default_dirs(file_name);
+}
 #endif
 
 // Drops the newest reference on h: a shared_library's (unloaded with it, unless a caller of

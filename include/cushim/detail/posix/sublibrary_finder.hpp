@@ -7,11 +7,12 @@
 #include <utility>
 #include <vector>
 
-#include "elf_dependencies.hpp"
-#include "sublibrary_specs.hpp"
+#include "../sublibrary_specs.hpp"
+#include "dependencies.hpp"
 
 namespace cushim {
 namespace detail {
+namespace platform {
 
 // "libcudnn_ops.so.9.19.0" -> 91900; 0 when the name carries no full version.
 inline long cudnn_version_from_file_name(const std::string& path) {
@@ -26,36 +27,36 @@ class sublibrary_finder {
   // runs only to explain a refusal.
   static constexpr bool walk_before_load = false;
 
-  explicit sublibrary_finder(const std::string& main_path) : sublibrary_finder(main_path, elf_dependency_resolver()) {}
+  explicit sublibrary_finder(const std::string& main_path) : sublibrary_finder(main_path, dependency_resolver()) {}
 
   // With a chosen view of the system, for tests.
-  sublibrary_finder(const std::string& main_path, elf_dependency_resolver resolver)
-      : main_path_(main_path), resolver_(std::move(resolver)) {
-    platform::file_source file(main_path);
-    main_elf_ = read_elf(file);
-  }
+  sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
+      : main_path_(main_path), resolver_(std::move(resolver)) {}
 
   // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked.
+  // The main library's RPATH and RUNPATH count: cuDNN's dlopen runs inside it.
   std::string by_name(const std::string& file_name, std::vector<std::string>& searched) const {
-    return resolver_.locate(file_name, main_elf_, main_path_, searched);
+    return resolver_.locate(file_name, main_path_, searched, load_kind::by_name);
   }
 
-  bool loadable(const std::string& path, std::string& why_not) const { return loadable_here(path, why_not); }
+  bool loadable(const std::string& path, std::string& why_not) const {
+    return inspect_file(path, why_not) == outcome::loaded;
+  }
 
   // The version in the real file's name, else the exported version word, read from the file:
   // nothing is run.
   long version_of(const std::string& path, const sublibrary_spec& spec) const {
-    if (long v = cudnn_version_from_file_name(platform::canonical_path(path))) return v;
+    if (long v = cudnn_version_from_file_name(canonical_path(path))) return v;
     std::uint32_t packed = 0;
-    platform::file_source file(path);
+    file_source file(path);
     if (!spec.version_symbol || !read_elf_symbol_bytes(file, spec.version_symbol, &packed, sizeof packed)) return 0;
     return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
   }
 
   // What the loader would not find for `path`. dlopen searches the same places whichever way the
   // file itself was found, so how it is loaded does not matter here.
-  std::vector<missing_dependency> missing(const std::string& path, bool /*loaded_by_cushim*/) const {
-    return resolver_.missing(path);
+  std::vector<missing_dependency> missing(const std::string& path, load_kind kind) const {
+    return resolver_.missing(path, kind);
   }
 
   // Files to load before `path`: none on Linux, where a dependency is found the same way however
@@ -64,9 +65,9 @@ class sublibrary_finder {
 
  private:
   std::string main_path_;
-  elf_info main_elf_;
-  elf_dependency_resolver resolver_;
+  dependency_resolver resolver_;
 };
 
+}  // namespace platform
 }  // namespace detail
 }  // namespace cushim

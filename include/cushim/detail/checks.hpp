@@ -1,0 +1,86 @@
+// The report, computed once: every library's status as status_of() gives it, then the checks
+// that need more than one library (the driver against the runtime, cuDNN's CUDA build against
+// the runtime), then one problem per function that returns a fallback. explain() and
+// explain_json() only render what this finds.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libraries.hpp"
+#include "report.hpp"
+
+namespace cushim {
+namespace detail {
+
+inline void check_driver(report& r) {
+  const driver_status& d = r.driver.probe;
+  if (d.found) return;
+  r.driver.problems.push_back(
+      {error_code::not_found, false,
+       std::string("no NVIDIA driver was found: ") + platform::driver_file_name() + " is in none of the " +
+           std::to_string(d.attempts.size()) + " places the system loader looks",
+       "",
+       "the CUDA runtime and cuDNN can load, but nothing can run on a GPU: cudaGetDeviceCount returns "
+       "an error and a count of 0, cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED",
+       std::string(platform::driver_install_advice()) + "; or run on the CPU"});
+}
+
+// Functions that return a fallback although the library loaded: routed there by a hook (a
+// sub-library they need is unusable), or missing from the copy in use.
+inline void check_calls(report_library& lib) {
+  const library_descriptor& d = *lib.desc;
+  for (const auto& blocked : lib.blocked_functions) {
+    lib.call_problems.push_back({error_code::sublibrary_unusable, false,
+                                 blocked.first + " needs " + blocked.second + ", which is unusable (see above); it returns " +
+                                     d.blocked_returns,
+                                 "", "", ""});
+  }
+  for (const std::string& name : lib.missing_functions) {
+    lib.call_problems.push_back({error_code::ok, false,
+                                 name + " is not in " + lib.st->path + " (" + version_text(d, lib.st->version) +
+                                     "); it returns " + d.missing_returns,
+                                 "", "", ""});
+  }
+}
+
+inline report_library gather(library_state& state, const status& st) {
+  report_library lib;
+  lib.desc = state.desc;
+  lib.st = &st;
+  lib.problems = st.problems;
+  std::lock_guard<std::mutex> lock(state.missing_mutex);
+  lib.missing_functions = state.missing_functions;
+  for (const std::string& entry : state.blocked_functions) {
+    std::size_t bar = entry.find('|');
+    lib.blocked_functions.emplace_back(entry.substr(0, bar), entry.substr(bar + 1));
+  }
+  return lib;
+}
+
+}  // namespace detail
+
+const status& status_of(library lib);
+
+namespace detail {
+
+inline report build_report() {
+  report r;
+  r.driver.probe = driver();
+  for (int i = 0; i < library_count; ++i) r.libraries.push_back(gather(state_of(library(i)), status_of(library(i))));
+  {
+    std::lock_guard<std::mutex> lock(shim().notes_mutex);
+    r.notes = shim().notes;
+  }
+  check_driver(r);
+  for (report_library& lib : r.libraries) {
+    if (lib.desc->hooks.cross_check) lib.desc->hooks.cross_check(r, lib);
+    check_calls(lib);
+  }
+  return r;
+}
+
+}  // namespace detail
+}  // namespace cushim

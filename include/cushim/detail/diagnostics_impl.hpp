@@ -1,0 +1,68 @@
+// The definitions of <cushim/diagnostics.hpp>, in the CUSHIM_IMPLEMENTATION translation unit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../diagnostics.hpp"
+#include "checks.hpp"
+#include "platform_texts.hpp"
+
+namespace cushim {
+namespace diagnostics {
+
+driver_info driver() {
+  const detail::driver_status& d = detail::driver();
+  driver_info info;
+  info.found = d.found;
+  info.path = d.path;
+  info.cuda_version = d.cuda_version;
+  if (d.found) info.version = detail::platform::driver_version_of(d.path);
+  info.install_advice = detail::platform::driver_install_advice();
+  return info;
+}
+
+std::vector<library> libraries() {
+  std::vector<library> all;
+  for (int i = 0; i < library_count; ++i) all.push_back(library(i));
+  return all;
+}
+
+const char* display_name(library lib) { return detail::descriptor_of(lib).display_name; }
+
+const char* name_in_sentence(library lib) { return detail::descriptor_of(lib).in_sentence; }
+
+std::string version_text(library lib, long version) {
+  return version ? detail::version_text(detail::descriptor_of(lib), version) : "unknown";
+}
+
+std::string cuda_version_text(long version) {
+  return version ? detail::format_version(detail::decode_cuda_version(version), false) : "unknown";
+}
+
+std::vector<reported_problem> problems() {
+  detail::report r = detail::build_report();
+  std::vector<reported_problem> all;
+  for (const problem& p : r.driver.problems) all.push_back({"driver", p});
+  for (const detail::report_library& lib : r.libraries) {
+    for (const problem& p : lib.problems) all.push_back({lib.desc->key, p});
+    for (const problem& p : lib.call_problems) all.push_back({lib.desc->key, p});
+  }
+  return all;
+}
+
+file_dependencies dependencies_of(const std::string& path) {
+  file_dependencies result{path, {}, {}};
+  detail::platform::dependency_resolver resolver;
+  for (const std::string& name : resolver.needs(path, result.error)) {
+    dependency d{name, {}, {}};
+    d.path = resolver.locate(name, path, d.searched);
+    result.needs.push_back(std::move(d));
+  }
+  return result;
+}
+
+const char* dependency_list_name() { return detail::platform::dependency_list_name; }
+
+}  // namespace diagnostics
+}  // namespace cushim

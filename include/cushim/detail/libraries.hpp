@@ -1,0 +1,41 @@
+// Every library cushim knows: its descriptor (detail/libraries/) and, in library_tables.inc, its
+// table of functions. The only list of libraries; adding one adds a line to each.
+#pragma once
+
+#include "libraries/cudart.hpp"
+#include "libraries/cudnn.hpp"
+#include "state.hpp"
+
+namespace cushim {
+namespace detail {
+
+// In library order (cushim::library's values).
+inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor};
+
+constexpr bool descriptors_in_library_order() {
+  for (int i = 0; i < library_count; ++i) {
+    if (int(descriptors[i]->id) != i) return false;
+  }
+  return true;
+}
+static_assert(descriptors_in_library_order(), "descriptors[] must follow cushim::library's order");
+
+inline const library_descriptor& descriptor_of(library lib) { return *descriptors[int(lib)]; }
+
+// A library this build does not shim is "disabled" from the start and never loaded.
+inline shim_state::shim_state() {
+  for (int i = 0; i < library_count; ++i) {
+    const library_descriptor& d = *descriptors[i];
+    status& st = libraries[i].st;
+    libraries[i].desc = &d;
+    st.lib = library(i);
+    st.compiled_version = d.compiled_version;
+    if (d.shimmed) continue;
+    st.code = error_code::disabled;
+    st.problems.push_back({error_code::disabled, false, std::string(d.in_sentence) + " is not shimmed by this build",
+                           "", d.disabled_why, ""});
+  }
+}
+
+}  // namespace detail
+}  // namespace cushim

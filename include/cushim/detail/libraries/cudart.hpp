@@ -1,0 +1,125 @@
+// The CUDA runtime as data, and the hooks only it has: a device count of 0 whenever the count
+// fails, and the driver it needs.
+#pragma once
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "../api_tables.hpp"
+#include "../descriptor.hpp"
+#include "../fallback_status.hpp"
+#include "../report.hpp"
+
+namespace cushim {
+namespace detail {
+
+template <>
+struct fallback_status<cudaError_t> {
+  static constexpr cudaError_t unavailable = cudaErrorSharedObjectInitFailed;  // 303
+  static constexpr cudaError_t missing = cudaErrorSharedObjectSymbolNotFound;  // 302
+};
+
+namespace cudart_hooks {
+
+// cudaRuntimeGetVersion(&v); 0 when it fails.
+inline long query_version(platform::any_function f) {
+  int reported = 0;
+  if (reinterpret_cast<decltype(&::cudaRuntimeGetVersion)>(f)(&reported) != cudaSuccess) reported = 0;
+  return reported;
+}
+
+// cudart leaves *count untouched when it fails (no driver: error 35); cushim promises 0, as its
+// own fallback gives, so callers that ignore the error still see no devices.
+inline std::atomic<decltype(&::cudaGetDeviceCount)> real_device_count{nullptr};
+
+inline cudaError_t CUDARTAPI device_count_zero_on_error(int* count) {
+  cudaError_t e = real_device_count.load(std::memory_order_acquire)(count);
+  if (e != cudaSuccess && count) *count = 0;
+  return e;
+}
+
+inline platform::any_function wrap(const char* name, platform::any_function found) {
+  if (std::strcmp(name, "cudaGetDeviceCount") != 0) return found;
+  real_device_count.store(reinterpret_cast<decltype(&::cudaGetDeviceCount)>(found), std::memory_order_release);
+  return reinterpret_cast<platform::any_function>(&device_count_zero_on_error);
+}
+
+// The driver must support the runtime's major: the problem belongs to the driver's section.
+inline void cross_check(report& r, report_library& self) {
+  const driver_status& d = r.driver.probe;
+  const status& cudart = *self.st;
+  if (!d.found || !d.cuda_version || cudart.code != error_code::ok || d.cuda_version / 1000 >= cudart.version / 1000) {
+    return;
+  }
+  r.driver.problems.push_back({error_code::version_mismatch, false,
+                               "the NVIDIA driver supports CUDA up to " +
+                                   format_version(decode_cuda_version(d.cuda_version), false) +
+                                   ", older than the CUDA " + format_version(decode_cuda_version(cudart.version), false) +
+                                   " runtime in use",
+                               d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
+                               "update the NVIDIA driver to one that supports CUDA " +
+                                   std::to_string(cudart.version / 1000) + ", or use a build for an older CUDA"});
+}
+
+}  // namespace cudart_hooks
+
+#ifdef CUSHIM_NO_CUDART
+constexpr bool cudart_shimmed = false;
+#else
+constexpr bool cudart_shimmed = true;
+#endif
+
+constexpr major_file cudart_files[] = {{11, {"libcudart.so.11.0", "cudart64_110.dll"}},
+                                       {12, {"libcudart.so.12", "cudart64_12.dll"}},
+                                       {13, {"libcudart.so.13", "cudart64_13.dll"}}};
+constexpr const char* cudart_pip_packages[] = {"cuda_runtime", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)};
+constexpr const char* cudart_zeroed_outputs[] = {"cudaGetDeviceCount", "cudaRuntimeGetVersion",
+                                                 "cudaDriverGetVersion"};
+
+inline constexpr library_descriptor cudart_descriptor{
+    library::cudart,
+    "cudart",
+    "CUDA runtime",
+    "the CUDA runtime",
+    cudart_shimmed,
+    "CUSHIM_NO_CUDART",
+    "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
+    CUDART_VERSION,
+    CUSHIM_CUDART_MAJOR,
+    cudart_files,
+    "cudart",
+    "cudaRuntimeGetVersion",
+    &cudart_hooks::query_version,
+    &decode_cuda_version,
+    &encode_cuda_version,
+    false,
+    true,
+    "return cudaErrorSharedObjectSymbolNotFound",
+    "CUSHIM_CUDART_PATH",
+    {},
+    true,
+    cudart_pip_packages,
+    nullptr,
+    "cuda* calls return cudaErrorSharedObjectInitFailed; count and version queries set 0",
+    "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do",
+    "cushim: the loaded CUDA runtime lacks this function; cushim::explain() says which copy was loaded",
+    "cudaErrorSharedObjectSymbolNotFound",
+    "cudaErrorSharedObjectInitFailed",
+    cudart_zeroed_outputs,
+    {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check}};
+
+}  // namespace detail
+}  // namespace cushim
+
+// The runtime's table lines (stubs.hpp): the group column is the tier, and CUSHIM_CUDART_CORE
+// keeps only the core one.
+#define CUSHIM_API_cudart(tier, ret, name, params, args) CUSHIM_API_cudart_##tier(ret, name, params, args)
+#define CUSHIM_API_cudart_core(ret, name, params, args) \
+  CUSHIM_DEFINE_STUB(cudart, CUDARTAPI, ret, name, params, args, core)
+#ifdef CUSHIM_CUDART_CORE
+#define CUSHIM_API_cudart_full(ret, name, params, args)
+#else
+#define CUSHIM_API_cudart_full(ret, name, params, args) \
+  CUSHIM_DEFINE_STUB(cudart, CUDARTAPI, ret, name, params, args, full)
+#endif

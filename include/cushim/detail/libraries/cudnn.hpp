@@ -1,0 +1,245 @@
+// cuDNN as data, and the hooks only it has: its sub-libraries (loaded by cuDNN by name, checked
+// before any cuDNN function runs), the cuBLASLt it loads by name, and the CUDA major it was built
+// for.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "../candidate_check.hpp"
+#include "../descriptor.hpp"
+#include "../fallback_status.hpp"
+#include "../report.hpp"
+#include "../platform_texts.hpp"
+#include "../sublibraries.hpp"
+
+namespace cushim {
+namespace detail {
+
+template <>
+struct fallback_status<cudnnStatus_t> {
+  static constexpr cudnnStatus_t unavailable = CUDNN_STATUS_NOT_INITIALIZED;
+  static constexpr cudnnStatus_t missing = CUDNN_STATUS_NOT_SUPPORTED;
+};
+
+namespace cudnn_hooks {
+
+inline long query_version(platform::any_function f) {
+  return long(reinterpret_cast<decltype(&::cudnnGetVersion)>(f)());
+}
+
+// Where the cuDNN build for one CUDA major comes from.
+inline std::string build_for_cuda(int cudnn_major, int cuda_major) {
+  std::string cuda = std::to_string(cuda_major), cudnn = std::to_string(cudnn_major);
+  if (platform::windows_names) {
+    return "nvidia-cudnn-cu" + cuda + ", or the bin\\" + cuda + ".x folder of NVIDIA's cuDNN " + cudnn + " installer";
+  }
+  return "nvidia-cudnn-cu" + cuda + " or libcudnn" + cudnn + "-cuda-" + cuda;
+}
+
+// A loaded candidate, before cudnnGetVersion (cuDNN 9 aborts on any call without its root
+// sub-library): where each sub-library is, of which version; the root, and any copy cuDNN's own
+// search would miss, are loaded now. The others wait until they are needed.
+inline outcome check_sublibraries(candidate_check& c) {
+  const int major = c.lib.desc->compiled_major;
+  sublibrary_finder finder(c.path);
+  std::vector<sublibrary> subs;
+  for (const sublibrary_spec& s : cudnn_sublibrary_specs(major)) subs.push_back(locate_sublibrary(s, major, c.path, finder));
+  sublibrary& root = subs.front();
+  for (sublibrary& s : subs) {
+    if (&s == &root || !s.usable || !root.version || !s.version || s.version == root.version) continue;
+    s.usable = false;
+    s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but " + root.path + " is " +
+                cudnn_version_text(root.version) + ": sub-libraries of two installations";
+  }
+  c.lib.sublibrary_pending.assign(subs.size(), false);
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    sublibrary& s = subs[i];
+    if (!s.usable) continue;
+    if (s.required || s.preloaded) {
+      load_sublibrary(s, finder, c.preloads);  // cuDNN's by-name load then finds it in the process
+    } else {
+      c.lib.sublibrary_pending[i] = true;
+    }
+  }
+  c.lib.st.sublibraries = subs;
+  if (root.usable) return outcome::loaded;
+  c.detail = "its root sub-library " + root.file_name + " is unusable: " + root.problem +
+             ". cuDNN would abort the process at its first call";
+  c.part_unusable = true;
+  return outcome::sublibrary_unusable;
+}
+
+// After cudnnGetVersion: every sub-library that says its version must agree with it.
+inline outcome check_sublibrary_versions(candidate_check& c) {
+  for (sublibrary& s : c.lib.st.sublibraries) {
+    if (!s.usable || !s.version || s.version == c.version) continue;
+    s.usable = false;
+    s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but the main library reports " +
+                cudnn_version_text(c.version) + ": parts of two installations";
+    if (s.required) {
+      c.detail += "; " + s.problem;
+      c.part_unusable = true;
+      return outcome::sublibrary_unusable;
+    }
+  }
+  return outcome::loaded;
+}
+
+// cuDNN is built for one CUDA major; mixing it with another major's runtime is unsupported.
+inline void note_cuda_build(library_state& lib, platform::library_handle h) {
+  platform::any_function f = platform::find_symbol(h, "cudnnGetCudartVersion");
+  if (!f) return;
+  lib.st.built_for_cuda = int(reinterpret_cast<decltype(&::cudnnGetCudartVersion)>(f)());
+  int built = lib.st.built_for_cuda / 1000, compiled = compiled_cuda_major();
+  if (built == 0 || built == compiled) return;
+  lib.st.problems.push_back({error_code::version_mismatch, false,
+                             "this cuDNN was built for CUDA " + std::to_string(built) +
+                                 ", but the program was compiled for CUDA " + std::to_string(compiled),
+                             lib.st.path,
+                             "cudnnGetCudartVersion() reports " +
+                                 format_version(decode_cuda_version(lib.st.built_for_cuda), false),
+                             "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example " +
+                                 build_for_cuda(lib.desc->compiled_major, compiled) + ")"});
+}
+
+// The first call into a sub-library that was not checked at load: cushim loads it by path, as
+// cuDNN would by name, and a failure gates its functions instead of letting cuDNN abort.
+inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* column) {
+  std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
+  const sublibrary* found = sublibrary_for(lib.st.sublibraries, column);
+  if (!found) return nullptr;
+  std::size_t i = std::size_t(found - lib.st.sublibraries.data());
+  // A sub-library found unusable since (another version than the main library) stays so.
+  if (i < lib.sublibrary_pending.size() && lib.sublibrary_pending[i] && found->usable) {
+    sublibrary_finder finder(lib.st.path);
+    load_sublibrary(lib.st.sublibraries[i], finder, lib.sublibrary_handles);
+    lib.sublibrary_pending[i] = false;
+  }
+  return found;
+}
+
+// A cuDNN function whose sub-library is unusable gets the "unavailable" fallback: cuDNN itself
+// would abort the process when it fails to load that sub-library.
+inline bool blocks_call(library_state& lib, const char* name, const char* column) {
+  const sublibrary* sub = sublibrary_checked_for(lib, column);
+  if (!sub || sub->usable) return false;
+  std::lock_guard<std::mutex> lock(lib.missing_mutex);
+  std::string entry = std::string(name) + "|" + sub->file_name;
+  for (const std::string& b : lib.blocked_functions) {
+    if (b == entry) return true;
+  }
+  lib.blocked_functions.push_back(entry);
+  return true;
+}
+
+// cuDNN 9 loads cuBLASLt by name, not as an import, when some engines run (matrix
+// multiplications, some convolutions, RNNs, attention): a missing one shows only then ("Could not
+// locate cublasLt64_12.dll"). Reported as a warning; the rest of cuDNN works without it.
+inline void note_missing_cublaslt(library_state& lib, sublibrary_finder& finder) {
+  int cuda_major = lib.st.built_for_cuda ? lib.st.built_for_cuda / 1000 : compiled_cuda_major();
+  std::string name = cublaslt_file_name(cuda_major);
+  std::vector<std::string> searched;
+  if (!finder.by_name(name, searched).empty()) return;
+  std::string major = std::to_string(cuda_major);
+  lib.st.problems.push_back(
+      {error_code::ok, false,
+       "cuDNN loads " + name +
+           " by name when some of its engines run (matrix multiplications, some convolutions, RNNs, attention), "
+           "and its search would not find it",
+       "", "looked in: " + joined(searched) + "; those engines fail when first used, the rest of cuDNN works",
+       "install cuBLAS for CUDA " + major + " (the CUDA " + major + " toolkit, or the pip package nvidia-cublas-cu" +
+           major + ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
+}
+
+// Before status_of() hands out the status: every sub-library not yet checked is checked from its
+// files (nothing is loaded for a report), and each unusable one is listed as a problem, once.
+inline void complete_status(library_state& lib) {
+  std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
+  if (lib.sublibraries_reported || !lib.loaded.load(std::memory_order_acquire)) return;
+  lib.sublibraries_reported = true;
+  if (lib.st.code != error_code::ok) return;
+  const int major = lib.desc->compiled_major;
+  std::vector<sublibrary>& subs = lib.st.sublibraries;
+  sublibrary_finder finder(lib.st.path);
+  for (std::size_t i = 0; i < subs.size() && i < lib.sublibrary_pending.size(); ++i) {
+    if (!lib.sublibrary_pending[i] || !subs[i].usable) continue;
+    check_sublibrary(subs[i], finder);
+    lib.sublibrary_pending[i] = false;
+  }
+  for (const sublibrary& sub : subs) {
+    if (sub.usable || sub.required) continue;
+    lib.st.problems.push_back({error_code::sublibrary_unusable, false,
+                               "cuDNN's sub-library " + sub.file_name +
+                                   " is unusable; the cuDNN functions it serves return "
+                                   "CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process",
+                               sub.path, sub.problem,
+                               "install one complete cuDNN " + std::to_string(major) + " (every " +
+                                   sublibrary_file_name("*", major) + " of one release, in one folder) and remove "
+                                   "partial copies"});
+  }
+  if (major >= 9) note_missing_cublaslt(lib, finder);
+}
+
+// The CUDA major cuDNN was built for against the runtime in use.
+inline void cross_check(report& r, report_library& self) {
+  const status& cudnn = *self.st;
+  const report_library* runtime = r.find(library::cudart);
+  if (cudnn.code != error_code::ok || !cudnn.built_for_cuda || !runtime || runtime->st->code != error_code::ok) return;
+  const status& cudart = *runtime->st;
+  int built = cudnn.built_for_cuda / 1000, in_use = cudart.version / 1000;
+  if (built == in_use) return;
+  self.problems.push_back({error_code::version_mismatch, false,
+                           "cuDNN was built for CUDA " + std::to_string(built) + ", but the CUDA runtime in use is " +
+                               format_version(decode_cuda_version(cudart.version), false),
+                           cudart.path, "cuDNN and the CUDA runtime must share a major version",
+                           "use the cuDNN build for CUDA " + std::to_string(in_use) + ", or the CUDA " +
+                               std::to_string(built) + " runtime"});
+}
+
+}  // namespace cudnn_hooks
+
+constexpr major_file cudnn_files[] = {{8, {"libcudnn.so.8", "cudnn64_8.dll"}}, {9, {"libcudnn.so.9", "cudnn64_9.dll"}}};
+constexpr const char* cudnn_home_variables[] = {"CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT_DIR"};
+constexpr const char* cudnn_pip_packages[] = {"cudnn"};
+
+inline constexpr library_descriptor cudnn_descriptor{
+    library::cudnn,
+    "cudnn",
+    "cuDNN",
+    "cuDNN",
+    true,
+    "",
+    "",
+    CUDNN_VERSION,
+    CUDNN_MAJOR,
+    cudnn_files,
+    "cudnn",
+    "cudnnGetVersion",
+    &cudnn_hooks::query_version,
+    &decode_cudnn_version,
+    &encode_cudnn_version,
+    true,
+    false,
+    "return CUDNN_STATUS_NOT_SUPPORTED",
+    "CUSHIM_CUDNN_PATH",
+    cudnn_home_variables,
+    true,
+    cudnn_pip_packages,
+    "NVIDIA\\CUDNN",
+    "cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED; cudnnGetVersion returns 0",
+    "cushim: cuDNN is unavailable; cushim::explain() says why and what to do",
+    "cushim: the loaded cuDNN lacks this function; cushim::explain() says which copy was loaded",
+    "CUDNN_STATUS_NOT_SUPPORTED",
+    "CUDNN_STATUS_NOT_INITIALIZED",
+    {},
+    {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build,
+     nullptr, &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};
+
+}  // namespace detail
+}  // namespace cushim
+
+// cuDNN's table lines (stubs.hpp): the group column is the sub-library that serves the function.
+#define CUSHIM_API_cudnn(sublibrary, ret, name, params, args) \
+  CUSHIM_DEFINE_STUB(cudnn, CUDNNWINAPI, ret, name, params, args, sublibrary)

@@ -1,0 +1,419 @@
+// Loads one library once: the explicit override, a copy already in the process, then the search
+// list; checks each candidate (file kind, format, loader, the library's hooks, version) and
+// records what happened. Reads a descriptor; never names a library or a platform.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "candidate_check.hpp"
+#include "os.hpp"
+#include "search_order.hpp"
+#include "state.hpp"
+#include "versions.hpp"
+#include CUSHIM_OS_BINARY_CHECK
+#include CUSHIM_OS_DEPENDENCIES
+#include CUSHIM_OS_FILE_VERSION
+#include CUSHIM_OS_TEXTS
+
+namespace cushim {
+namespace detail {
+
+class loader {
+ public:
+  loader(library_state& lib, const options& opts) : lib_(lib), d_(*lib.desc), opts_(opts) {}
+
+  void run() {
+    status& st = lib_.st;
+    st.compiled_version = d_.compiled_version;
+    log(std::string("searching for ") + compiled_file_name(d_));
+    // A copy already in the process comes first even before an override: two copies of one
+    // library in a process break both.
+    search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
+    if (try_already_loaded()) {
+      note_other_copies(search_candidates(d_, in), 0);
+      return finish();
+    }
+    if (st.code == error_code::already_loaded_mismatch || try_override()) return finish();
+    if (st.code == error_code::override_failed) return finish();
+    std::vector<candidate> candidates = search_candidates(d_, in);
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (!try_candidate(candidates[i])) continue;
+      note_other_copies(candidates, i + 1);
+      return finish();
+    }
+    st.code = failure_code();
+    finish();
+  }
+
+ private:
+  static std::string module_path() {
+    static const char anchor = 0;  // an address inside whichever module holds cushim
+    return platform::module_path_of(&anchor);
+  }
+
+  void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
+
+  void record(const candidate& c, outcome result, std::string detail = {}) {
+    log(c.rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + detail + ")"));
+    lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
+  }
+
+  // Copies the search would reach after the one in use, and other majors in the same folders:
+  // listed (never loaded), since a shadowed or stale copy is what users trip over next.
+  void note_other_copies(const std::vector<candidate>& candidates, std::size_t from) {
+    seen_files seen;
+    seen.first_time(platform::identity_of(lib_.st.path), lib_.st.path);
+    std::unordered_set<std::string> folders;
+    const std::vector<std::string> other_majors = other_major_files(d_);
+    auto note = [&](const std::string& rule, const std::string& path, outcome kind, const std::string& detail) {
+      platform::file_check fc = platform::check_file(path);
+      if (fc.state != platform::file_state::regular || !seen.first_time(fc.identity, path)) return;
+      lib_.st.other_copies.push_back({rule, path, kind, detail});
+    };
+    for (std::size_t i = from; i < candidates.size(); ++i) {
+      if (candidates[i].kind != entry_kind::absolute) continue;
+      note(candidates[i].rule, candidates[i].path, outcome::shadowed, "not loaded: an earlier candidate won");
+    }
+    for (const candidate& c : candidates) {
+      if (c.kind != entry_kind::absolute || !folders.insert(parent_dir(c.path)).second) continue;
+      for (const std::string& other : other_majors) {
+        note(c.rule, join_path(parent_dir(c.path), other), outcome::other_major,
+             std::string("another major version; this program needs ") + compiled_file_name(d_));
+      }
+    }
+  }
+
+  // The explicit file or folder from options.files or CUSHIM_*_PATH, if one is given.
+  bool override_candidate(candidate& c) const {
+    std::string value = opts_.files[d_.id];
+    std::string rule = std::string("options.files[") + d_.key + "]";
+    if (value.empty() && opts_.use_environment) {
+      const char* env = platform::get_environment(d_.override_variable);
+      if (!env || !*env) return false;  // set but empty counts as unset
+      value = env;
+      rule = d_.override_variable;
+    }
+    if (value.empty()) return false;
+    candidate_list list(compiled_file_name(d_));
+    if (is_absolute_path(value) && !platform::is_folder(value)) {
+      list.add_file(rule, value);
+    } else {
+      list.add_dir(rule, value);
+    }
+    c = list.take().front();
+    return true;
+  }
+
+  bool try_override() {
+    candidate c{};
+    if (!override_candidate(c)) return false;
+    const std::string& rule = c.rule;
+    if (try_candidate(c)) return true;
+    lib_.st.code = error_code::override_failed;
+    const attempt& a = lib_.st.attempts.back();
+    lib_.st.problems.push_back({error_code::override_failed, true,
+                                std::string(d_.display_name) + " was not loaded from the explicit location " + rule +
+                                    " names; cushim does not fall back to a search when one is given",
+                                a.path, std::string(to_string(a.result)) + (a.detail.empty() ? "" : ": " + a.detail),
+                                "point " + rule + " at a readable " + compiled_file_name(d_) +
+                                    " (or the folder holding it), or unset it to let cushim search"});
+    return false;
+  }
+
+  bool try_already_loaded() {
+    std::string path;
+    platform::library_handle h = platform::find_loaded(compiled_file_name(d_), path);
+    if (!h) return false;
+    candidate c{"already loaded in this process", path, entry_kind::absolute};
+    candidate wanted{};
+    const std::string linked = platform::linked_with(d_.link_name);
+    if (override_candidate(wanted) && platform::identity_of(wanted.path) != platform::identity_of(path)) {
+      lib_.st.problems.push_back({error_code::ok, false,
+                                  wanted.rule + " names " + wanted.path +
+                                      ", but another copy is already loaded in "
+                                      "this process; cushim uses that one",
+                                  path, "two copies of one library in a process break both",
+                                  "find what loads " + path + " first (another framework, a library linked with " +
+                                      linked + ") and make it use " + wanted.path + ", or point " + wanted.rule +
+                                      " at " + path});
+    }
+    if (accept_loaded(h, c, outcome::reused)) return true;
+    std::string detail = lib_.st.attempts.back().detail;
+    lib_.st.code = error_code::already_loaded_mismatch;
+    lib_.st.problems.push_back(
+        {error_code::already_loaded_mismatch, true,
+         std::string("the ") + d_.display_name + " already loaded in this process is unusable", path, detail,
+         "something loaded this copy before cushim (another framework or a library linked with " + linked +
+             "); cushim will not load a second copy next to it. Remove the other copy or load the right one first"});
+    return false;
+  }
+
+  // trusted_dirs_only, from the options or CUSHIM_TRUSTED_DIRS_ONLY=1.
+  bool trusted_only() const {
+    if (opts_.trusted_dirs_only) return true;
+    const char* env = opts_.use_environment ? platform::get_environment("CUSHIM_TRUSTED_DIRS_ONLY") : nullptr;
+    return env && std::string(env) == "1";
+  }
+
+  bool try_candidate(const candidate& c) {
+    if (c.kind == entry_kind::empty) {
+      record(c, outcome::skipped_empty, "an empty entry means the current folder to the system loader; never searched");
+      return false;
+    }
+    if (c.kind == entry_kind::relative) {
+      record(c, outcome::skipped_relative, "relative entries depend on the current folder; never searched");
+      return false;
+    }
+    if (c.kind == entry_kind::default_dirs) return try_default_dirs(c);
+    platform::file_check fc = platform::check_file(c.path);
+    if (!seen_.first_time(fc.identity, c.path)) {
+      record(c, outcome::duplicate, "same file as an earlier candidate");
+      return false;
+    }
+    switch (fc.state) {
+      case platform::file_state::absent: record(c, outcome::absent); return false;
+      case platform::file_state::folder_absent: record(c, outcome::folder_absent); return false;
+      case platform::file_state::not_a_file: record(c, outcome::not_a_file, fc.detail); return false;
+      case platform::file_state::unreadable: record(c, outcome::unreadable, fc.detail); return false;
+      case platform::file_state::regular: break;
+    }
+    std::string untrusted;
+    if (trusted_only() && !platform::trusted_location(c.path, untrusted)) {
+      record(c, outcome::untrusted_location, untrusted + "; trusted_dirs_only refuses it");
+      return false;
+    }
+    std::string detail;
+    outcome format = platform::inspect_file(c.path, detail);
+    if (format != outcome::loaded) {
+      record(c, format, detail);
+      return false;
+    }
+    platform::load_result r = platform::load_library(c.path);
+    if (!r.handle) {
+      explain_load_failure(c, r.error);
+      return false;
+    }
+    return accept_loaded(r.handle, c, outcome::loaded);
+  }
+
+  // The bare name through the system's default DLL folders; what it finds is checked once loaded.
+  bool try_default_dirs(const candidate& c) {
+    platform::load_result r = platform::load_from_default_dirs(c.path);
+    if (!r.handle) {
+      record(c, r.not_found ? outcome::absent : outcome::load_failed, r.error);
+      return false;
+    }
+    candidate found{c.rule, platform::loaded_path_of(r.handle), entry_kind::absolute};
+    if (!seen_.first_time(platform::identity_of(found.path), found.path)) {
+      platform::unload_library(r.handle);
+      record(found, outcome::duplicate, "same file as an earlier candidate");
+      return false;
+    }
+    return accept_loaded(r.handle, found, outcome::loaded);
+  }
+
+  // The loader's message alone often names the wrong file; the dependency walk names the one
+  // that is missing and the chain of files that needs it.
+  void explain_load_failure(const candidate& c, const std::string& loader_message) {
+    std::vector<missing_dependency> missing = platform::dependency_resolver().missing(c.path);
+    if (missing.empty()) {
+      record(c, outcome::load_failed, loader_message);
+      return;
+    }
+    std::string detail;
+    for (const missing_dependency& m : missing) detail += (detail.empty() ? "" : "; ") + describe(m);
+    record(c, outcome::missing_dependency, detail);
+  }
+
+  // A loaded candidate: its identity, the library's own checks before its version (cuDNN's
+  // sub-libraries), the version, and the checks after it. Unloads and records when refused.
+  bool accept_loaded(platform::library_handle h, const candidate& c, outcome success) {
+    candidate_check check{lib_, c.path, h, 0, {}, {}, false};
+    outcome result = platform::check_identity(c.path, d_, check.detail);
+    if (result == outcome::loaded && d_.hooks.before_version) result = d_.hooks.before_version(check);
+    if (result == outcome::loaded) result = check_version(check);
+    if (result == outcome::loaded && d_.hooks.after_version) result = d_.hooks.after_version(check);
+    if (result != outcome::loaded) {
+      mismatch_seen_ = mismatch_seen_ || result == outcome::wrong_version;
+      part_failure_ = part_failure_ || check.part_unusable;
+      release(check);
+      platform::unload_library(h);
+      record(c, result, check.detail);
+      return false;
+    }
+    record(c, success, check.detail);
+    adopt(h, c, check);
+    return true;
+  }
+
+  void release(candidate_check& check) {
+    for (platform::library_handle h : check.preloads) platform::unload_library(h);
+    check.preloads.clear();
+    lib_.sublibrary_pending.clear();
+  }
+
+  // Reads the version the file reports and applies the policy: loaded, not_the_library or
+  // wrong_version, with the reason in the check's detail.
+  outcome check_version(candidate_check& check) {
+    std::string& detail = check.detail;
+    platform::any_function f = platform::find_symbol(check.handle, d_.version_function);
+    if (!f) {
+      detail = std::string("does not export ") + d_.version_function + ", so it is not " + d_.display_name;
+      return outcome::not_the_library;
+    }
+    std::string source = d_.version_function;
+    long v = d_.query_version(f);
+    if (v == 0 && d_.ask_file_when_zero) v = platform::version_from_file(check.path, d_, source);
+    version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
+    std::string found = std::string(d_.display_name) + " " + version_text(d_, v);
+    detail = detail.empty() ? found : found + "; " + detail;
+    if (got.major != want.major) {
+      detail += "; this program was compiled for major " + std::to_string(want.major);
+      return outcome::wrong_version;
+    }
+    if (got.minor < want.minor) {
+      std::string older =
+          "older than the headers this program was compiled with (" + version_text(d_, d_.compiled_version) + ")";
+      if (opts_.policy == version_policy::same_major_newer_minor) {
+        detail += "; " + older;
+        return outcome::wrong_version;
+      }
+      lib_.st.problems.push_back({error_code::version_mismatch, false,
+                                  std::string(d_.display_name) + " " + version_text(d_, v) + " is " + older, check.path,
+                                  "functions added after " + version_text(d_, v) + " " + d_.older_minor_effect,
+                                  "install " + std::string(d_.display_name) + " " +
+                                      version_text(d_, d_.compiled_version) + " or newer of the same major"});
+    }
+    check.version = v;
+    version_source_ = source;
+    return outcome::loaded;
+  }
+
+  void adopt(platform::library_handle h, const candidate& c, candidate_check& check) {
+    lib_.sublibrary_handles.insert(lib_.sublibrary_handles.end(), check.preloads.begin(), check.preloads.end());
+    check.preloads.clear();
+    lib_.handle = h;
+    lib_.st.code = error_code::ok;
+    lib_.st.version = int(check.version);
+    lib_.st.version_source = version_source_;
+    lib_.st.path = c.path;
+    lib_.st.found_by = c.rule;
+    if (d_.hooks.adopted) d_.hooks.adopted(lib_, h);
+    lib_.loaded.store(true, std::memory_order_release);
+    log("using " + c.path + " (" + version_text(d_, lib_.st.version) + ", found by " + c.rule + ")");
+  }
+
+  error_code failure_code() const {
+    if (mismatch_seen_) return error_code::version_mismatch;
+    if (part_failure_) return error_code::sublibrary_unusable;
+    error_code code = error_code::not_found;
+    for (const attempt& a : lib_.st.attempts) {
+      if (a.result == outcome::load_failed) return error_code::load_failed;
+      if (a.result == outcome::not_the_library || a.result == outcome::not_a_file || a.result == outcome::unreadable)
+        code = error_code::not_the_library;
+    }
+    return code;
+  }
+
+  void finish() {
+    status& st = lib_.st;
+    for (const attempt& a : st.attempts) {
+      if (a.result == outcome::skipped_relative || a.result == outcome::skipped_empty) {
+        st.problems.push_back({error_code::ok, false,
+                               a.rule +
+                                   (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
+                                                                       : " has a relative entry '" + a.path + "'") +
+                                   ", which cushim skipped",
+                               "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
+      }
+    }
+    if (st.code != error_code::ok && st.code != error_code::override_failed &&
+        st.code != error_code::already_loaded_mismatch) {
+      st.problems.push_back(unavailable_problem(st.code));
+    }
+    if (st.code != error_code::ok) log("unavailable: " + std::string(to_string(st.code)));
+  }
+
+  problem unavailable_problem(error_code code) const {
+    std::string name = d_.display_name;
+    std::string what = name + " " + std::to_string(d_.compiled_major) + " is unavailable: no usable " +
+                       compiled_file_name(d_) + " in " + std::to_string(lib_.st.attempts.size()) + " places searched";
+    std::string why, fix;
+    switch (code) {
+      case error_code::version_mismatch:
+        why = "every copy found reports a version this program cannot use (see the list)";
+        fix = "install " + name + " " + version_text(d_, d_.compiled_version) +
+              " or a newer minor of the same major, and remove or reorder the other copies";
+        break;
+      case error_code::load_failed:
+        why =
+            "a copy was found, but the system loader refused it (its message is in the list: usually a missing "
+            "dependency or a file for another architecture)";
+        fix = "install what the loader's message names, or a complete copy of " + name;
+        break;
+      case error_code::not_the_library:
+        why = "files with the right name were found, but none is a usable " + name;
+        fix = std::string("replace them with a real ") + compiled_file_name(d_);
+        break;
+      default:
+        why = "the file is in none of the places listed";
+        fix = "install " + name + " " + std::to_string(d_.compiled_major) + ", or set " + d_.override_variable +
+              " to the file or its folder, or add its folder to CUSHIM_SEARCH_PATH or " +
+              platform::system_search_variable;
+    }
+    return {code, true, what, "", why, fix};
+  }
+
+  library_state& lib_;
+  const library_descriptor& d_;
+  const options& opts_;
+  seen_files seen_;
+  bool mismatch_seen_ = false;
+  bool part_failure_ = false;
+  std::string version_source_;
+};
+
+// The libraries this thread is loading right now (one bit each), so a log callback that calls
+// explain() or status_of() sees the state so far instead of waiting on its own call_once.
+inline thread_local unsigned loading_on_this_thread = 0;
+
+// Loads on first use from any thread; later calls return at once.
+inline bool ensure_loaded(library_state& lib) {
+  if (lib.loaded.load(std::memory_order_acquire)) return true;
+  const unsigned bit = 1u << unsigned(lib.desc->id);
+  if (loading_on_this_thread & bit) return false;
+  std::call_once(lib.once, [&lib, bit] {
+    loading_on_this_thread |= bit;
+    shim_state& s = shim();
+    s.started.store(true);
+    options opts;
+    {
+      std::lock_guard<std::mutex> lock(s.options_mutex);
+      opts = s.opts;
+    }
+    const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
+    lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
+#if defined(__cpp_exceptions)
+    try {
+      loader(lib, opts).run();
+    } catch (...) {
+      lib.st.code = error_code::load_failed;
+      lib.st.problems.push_back({error_code::load_failed, true,
+                                 "cushim stopped while loading (out of memory, or the "
+                                 "log callback threw)",
+                                 "", "", "see the log lines before this one"});
+    }
+#else
+    loader(lib, opts).run();
+#endif
+    loading_on_this_thread &= ~bit;
+  });
+  return lib.loaded.load(std::memory_order_acquire);
+}
+
+}  // namespace detail
+}  // namespace cushim

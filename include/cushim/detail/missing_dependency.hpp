@@ -1,0 +1,73 @@
+// A dependency the system loader would not find, or one found without every function imported
+// from it, and the sentence that names it with the whole chain that leads to it, as ONNX
+// Runtime's dll_load_error.cc does: "a needs b, which needs c, which is not in any of: ...".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "path_list.hpp"
+
+namespace cushim {
+namespace detail {
+
+// How the library whose dependencies are walked gets loaded, which decides where the system
+// looks for them (only Windows tells the two apart).
+enum class load_kind {
+  by_path,  // by absolute path, as cushim loads
+  by_name,  // by bare name, as cuDNN loads its sub-libraries
+};
+
+struct missing_dependency {
+  std::vector<std::string> chain;             // the file walked first, then each one on the way
+  std::string name;                           // what chain.back() needs, e.g. libcublasLt.so.13
+  std::vector<std::string> searched;          // what was looked at, in the loader's order
+  std::string found;                          // the file found for it, when functions are absent
+  std::vector<std::string> absent_functions;  // imported from it but not exported by `found`
+
+  const std::string& needed_by() const { return chain.back(); }
+};
+
+inline std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? separator : "") + items[i];
+  return text;
+}
+
+// "/opt/x/libcudnn.so.9 needs libcudnn_graph.so.9, which needs libz.so.1, which ..."; a file in
+// another folder than the one before it is named with its path.
+inline std::string chain_text(const std::vector<std::string>& chain) {
+  std::string text = chain.front();
+  for (std::size_t i = 1; i < chain.size(); ++i) {
+    text += " needs " + file_name_of(chain[i]);
+    if (parent_dir(chain[i]) != parent_dir(chain[i - 1])) text += " (" + chain[i] + ")";
+    text += ", which";
+  }
+  return text;
+}
+
+inline std::string describe(const missing_dependency& m) {
+  std::string text = chain_text(m.chain);
+  if (!m.absent_functions.empty()) {
+    std::size_t n = m.absent_functions.size();
+    return text + " imports " + std::to_string(n) + (n == 1 ? " function" : " functions") + " from " + m.name +
+           " that " + m.found + " does not export (" + m.absent_functions.front() + (n > 1 ? ", ..." : "") +
+           "): Windows refuses it with error 127, the two files come from different releases";
+  }
+  return text + " needs " + m.name + ", which is not in any of: " + joined(m.searched);
+}
+
+// The missing dependencies of `path` that `found`'s own walk reported, reached through it.
+inline void append_through(std::vector<missing_dependency>& result, const std::string& path,
+                           std::vector<missing_dependency> found) {
+  for (missing_dependency& m : found) {
+    bool listed = false;  // two paths to one broken library name it once
+    for (const missing_dependency& r : result) listed = listed || (r.needed_by() == m.needed_by() && r.name == m.name);
+    if (listed) continue;
+    m.chain.insert(m.chain.begin(), path);
+    result.push_back(std::move(m));
+  }
+}
+
+}  // namespace detail
+}  // namespace cushim

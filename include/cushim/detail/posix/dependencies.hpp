@@ -1,0 +1,187 @@
+// How the Linux loader would resolve a library's DT_NEEDED names, worked out from the files
+// alone: names the dependency it cannot find, the chain of files that needs it and the folders
+// searched. dlopen searches the same places whichever way the library itself was found, so the
+// load_kind does not matter here.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../elf.hpp"
+#include "../missing_dependency.hpp"
+#include "../path_list.hpp"
+#include "../platform.hpp"
+#include "binary_check.hpp"
+#include "ld_so_cache.hpp"
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+// The folders glibc's loader searches after LD_LIBRARY_PATH and the cache.
+inline std::vector<std::string> system_library_dirs() {
+#if defined(__x86_64__)
+  const char* triplet = "x86_64-linux-gnu";
+#elif defined(__aarch64__)
+  const char* triplet = "aarch64-linux-gnu";
+#else
+  const char* triplet = nullptr;
+#endif
+  std::vector<std::string> dirs;
+  if (triplet) {
+    dirs.push_back(std::string("/lib/") + triplet);
+    dirs.push_back(std::string("/usr/lib/") + triplet);
+  }
+  for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) dirs.emplace_back(d);
+  return dirs;
+}
+
+// $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
+inline std::string expand_origin(std::string entry, const std::string& origin) {
+  for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {
+    for (std::size_t at = entry.find(token); at != std::string::npos; at = entry.find(token, at + origin.size())) {
+      entry.replace(at, std::strlen(token), origin);
+    }
+  }
+  return entry;
+}
+
+class dependency_resolver {
+ public:
+  // The system's view: /etc/ld.so.cache and the absolute entries of LD_LIBRARY_PATH.
+  dependency_resolver() : cache_(system_ld_so_cache()) {
+    if (const char* value = get_environment("LD_LIBRARY_PATH")) {
+      for (const path_entry& e : split_path_list(value)) {
+        if (e.kind == entry_kind::absolute) library_path_.push_back(e.text);
+      }
+    }
+  }
+
+  // A chosen view, for tests: the bytes of a cache file and the LD_LIBRARY_PATH folders.
+  dependency_resolver(std::string cache_bytes, std::vector<std::string> library_path)
+      : own_cache_(std::move(cache_bytes)), cache_(own_cache_), library_path_(std::move(library_path)) {}
+
+  dependency_resolver(const dependency_resolver& other)
+      : own_cache_(other.own_cache_),
+        cache_(&other.cache_ == &other.own_cache_ ? own_cache_ : other.cache_),
+        library_path_(other.library_path_) {}
+  dependency_resolver& operator=(const dependency_resolver&) = delete;
+
+  // The file the loader would use for `name` when the library at `requester_path` needs it (its
+  // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
+  // there was skipped.
+  std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
+                     load_kind = load_kind::by_path) const {
+    platform::file_source file(requester_path);
+    return locate(name, read_elf(file), requester_path, searched);
+  }
+
+  // DT_NEEDED of `path`; `error` says why there are none when the file cannot be read.
+  std::vector<std::string> needs(const std::string& path, std::string& error) const {
+    platform::file_source file(path);
+    if (!file.ok()) return error = file.error(), std::vector<std::string>();
+    elf_info info = read_elf(file);
+    if (info.error != elf_error::none) return error = info.error_detail, std::vector<std::string>();
+    return info.needed;
+  }
+
+  // Every DT_NEEDED of `path` and of what they need in turn that the loader would not find.
+  // Results are kept per file, so checking seven sub-libraries walks their shared dependencies
+  // once; libraries already in the process are not descended into.
+  std::vector<missing_dependency> missing(const std::string& path, load_kind = load_kind::by_path,
+                                          std::vector<std::string>* = nullptr) const {
+    file_identity id = identity_of(path);
+    std::pair<std::uint64_t, std::uint64_t> key{id.device, id.inode};
+    auto known = closure_.find(key);
+    if (id.known() && known != closure_.end()) return known->second;
+    if (id.known()) closure_[key] = {};  // a cycle back to this file adds nothing
+    if (closure_.size() > max_files) return {};
+    std::vector<missing_dependency> result;
+    platform::file_source file(path);
+    elf_info info = read_elf(file);
+    if (info.error == elf_error::none) {
+      for (const std::string& name : info.needed) {
+        std::vector<std::string> searched;
+        std::string found = locate(name, info, path, searched);
+        if (found.empty()) {
+          result.push_back({{path}, name, std::move(searched), {}, {}});
+        } else if (!is_loaded(found)) {
+          append_through(result, path, missing(found));
+        }
+      }
+    }
+    if (id.known()) closure_[key] = result;
+    return result;
+  }
+
+ private:
+  static constexpr std::size_t max_files = 256;  // a dependency closure larger than this is not real
+
+  std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
+                     std::vector<std::string>& searched) const {
+    if (name.find('/') != std::string::npos) return check_file(name).state == file_state::regular ? name : "";
+    std::string loaded = loaded_copy(name);
+    if (!loaded.empty()) return loaded;
+    std::string origin = parent_dir(requester_path);
+    std::vector<std::string> dirs;
+    if (requester.runpath.empty()) {
+      for (const std::string& d : requester.rpath) dirs.push_back(expand_origin(d, origin));
+    }
+    dirs.insert(dirs.end(), library_path_.begin(), library_path_.end());
+    for (const std::string& d : requester.runpath) dirs.push_back(expand_origin(d, origin));
+    std::string found = first_loadable(dirs, name, searched);
+    if (!found.empty()) return found;
+    std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
+    for (const std::string& path : cached) {
+      if (accept(path, "ld.so.cache: ", searched)) return path;
+    }
+    if (cached.empty()) searched.push_back("ld.so.cache: no entry");
+    return first_loadable(system_library_dirs(), name, searched);
+  }
+
+  std::string first_loadable(const std::vector<std::string>& dirs, const std::string& name,
+                             std::vector<std::string>& searched) const {
+    for (const std::string& dir : dirs) {
+      std::string path = join_path(dir, name);
+      if (accept(path, "", searched)) return path;
+    }
+    return {};
+  }
+
+  static bool accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) {
+    if (check_file(path).state != file_state::regular) {
+      searched.push_back(prefix + parent_dir(path));
+      return false;
+    }
+    std::string why_not;
+    if (inspect_file(path, why_not) == outcome::loaded) return true;
+    searched.push_back(prefix + path + " (skipped: " + why_not + ")");
+    return false;
+  }
+
+  // A library already in the process under this soname, asked once per name.
+  std::string loaded_copy(const std::string& name) const {
+    auto known = loaded_.find(name);
+    if (known != loaded_.end()) return known->second;
+    return loaded_[name] = loaded_copy_path(name);
+  }
+
+  bool is_loaded(const std::string& path) const {
+    for (const auto& entry : loaded_) {
+      if (entry.second == path) return true;
+    }
+    return false;
+  }
+
+  std::string own_cache_;
+  const std::string& cache_;
+  std::vector<std::string> library_path_;
+  mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
+  mutable std::map<std::string, std::string> loaded_;
+};
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,146 @@
+// Linux: loading, finding and unloading shared libraries with the system loader (dlopen).
+#pragma once
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+using library_handle = void*;
+using any_function = void (*)();
+
+// cushim's own dlopen/dlsym/dlinfo calls, one at a time: the libraries may load on several
+// threads, and glibc's internal lock is invisible to ThreadSanitizer. Recursive, because a
+// library's constructor may call back into cushim on the same thread.
+inline std::recursive_mutex& dl_mutex() {
+  static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: used at exit
+  return *m;
+}
+
+struct load_result {
+  library_handle handle = nullptr;
+  std::string error;
+  bool not_found = false;  // the system found no such file (as opposed to refusing one)
+};
+
+inline std::string loaded_path_of(library_handle h) {
+  struct link_map* map = nullptr;
+  if (::dlinfo(h, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return {};
+  return map->l_name;
+}
+
+// DT_SONAME of a loaded object, read from its dynamic section in memory. ld.so relocates the
+// section's addresses in place where it is writable; an address below the load base is not.
+inline const char* loaded_soname(const dl_phdr_info& info) {
+  for (int i = 0; i < info.dlpi_phnum; ++i) {
+    if (info.dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
+    const auto* dynamic = reinterpret_cast<const ElfW(Dyn)*>(info.dlpi_addr + info.dlpi_phdr[i].p_vaddr);
+    ElfW(Addr) strings = 0;
+    ElfW(Xword) soname = 0;
+    bool has_soname = false;
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+      if (d->d_tag == DT_STRTAB) strings = d->d_un.d_ptr;
+      if (d->d_tag == DT_SONAME) soname = d->d_un.d_val, has_soname = true;
+    }
+    if (!has_soname || !strings) return nullptr;
+    if (strings < info.dlpi_addr) strings += info.dlpi_addr;
+    return reinterpret_cast<const char*>(strings + soname);
+  }
+  return nullptr;
+}
+
+// The path of a library already in the process whose file name or soname is `name`, from the
+// loader's own list: no file is opened and no system call made (dlopen(RTLD_NOLOAD) of a bare
+// name searches the folders first).
+inline std::string loaded_copy_path(const std::string& name) {
+  struct match {
+    const std::string& name;
+    std::string path;
+  } m{name, {}};
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        match& m = *static_cast<match*>(data);
+        const char* path = info->dlpi_name;
+        if (!path || path[0] != '/') return 0;  // the program itself, the vDSO
+        const char* base = std::strrchr(path, '/') + 1;
+        const char* soname = m.name == base ? nullptr : loaded_soname(*info);
+        if (m.name != base && (!soname || m.name != soname)) return 0;
+        m.path = path;
+        return 1;
+      },
+      &m);
+  return m.path;
+}
+
+// The system loader itself: the default backend. With CUSHIM_USE_BOOST_DLL, boost_dll_backend.hpp
+// loads and unloads through Boost.DLL instead, and keeps these for the references find_loaded takes.
+namespace native {
+
+// Always an absolute path, so the system search (and the current directory) is not involved.
+// RTLD_NOW: a missing symbol in a dependency fails here, not at some later call.
+inline load_result load_library(const std::string& absolute_path) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  ::dlerror();
+  library_handle h = ::dlopen(absolute_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h) return {h, {}, false};
+  const char* err = ::dlerror();
+  return {nullptr, err ? err : "unknown dlopen error", false};
+}
+
+// Windows' bare-name load through the default DLL folders; Linux has no such rule.
+inline load_result load_from_default_dirs(const std::string&) {
+  return {nullptr, "Linux has no default DLL folders", true};
+}
+
+inline void unload_library(library_handle h) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  if (h) ::dlclose(h);
+}
+
+// A copy already in the process (loaded by the app or another framework), without loading one;
+// takes a reference, which unload_library drops.
+inline library_handle find_loaded(const std::string& file_name, std::string& path) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  std::string found = loaded_copy_path(file_name);
+  if (found.empty()) return nullptr;
+  library_handle h = ::dlopen(found.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (h) path = found;
+  return h;
+}
+
+}  // namespace native
+
+#ifndef CUSHIM_USE_BOOST_DLL
+using native::find_loaded;
+using native::load_from_default_dirs;
+using native::load_library;
+using native::unload_library;
+#else
+inline load_result load_library(const std::string& absolute_path);
+inline load_result load_from_default_dirs(const std::string& file_name);
+inline void unload_library(library_handle h);
+inline library_handle find_loaded(const std::string& file_name, std::string& path);
+#endif
+
+inline any_function find_symbol(library_handle h, const char* name) {
+  void* p;
+  {
+    std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+    p = ::dlsym(h, name);
+  }
+  any_function f;
+  static_assert(sizeof f == sizeof p, "function and data pointers differ in size");
+  std::memcpy(&f, &p, sizeof f);
+  return p ? f : nullptr;
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

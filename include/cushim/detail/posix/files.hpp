@@ -1,0 +1,142 @@
+// Linux: what is at a path (never opening a FIFO or device), bounded reads of a file, folders.
+#pragma once
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../byte_source.hpp"
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
+
+// Which file a path names, links followed: two paths to one file have the same identity.
+struct file_identity {
+  std::uint64_t device = 0, inode = 0;
+  bool known() const { return device != 0 || inode != 0; }
+  bool operator==(const file_identity& o) const { return device == o.device && inode == o.inode; }
+  bool operator!=(const file_identity& o) const { return !(*this == o); }
+};
+
+struct file_check {
+  file_state state;
+  std::string detail;
+  file_identity identity;  // for a regular file
+};
+
+// stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
+// opened, so a FIFO or device named like the library cannot block or be read.
+inline file_check check_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {
+      std::string dir = path.substr(0, path.find_last_of('/'));
+      struct stat dst;
+      if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0) return {file_state::folder_absent, "folder does not exist", {}};
+      return {file_state::absent, "no such file", {}};
+    }
+    if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop", {}};
+    return {file_state::unreadable, std::strerror(err), {}};
+  }
+  if (S_ISDIR(st.st_mode)) return {file_state::not_a_file, "a folder, not a file", {}};
+  if (!S_ISREG(st.st_mode)) return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}};
+  if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno), {}};
+  return {file_state::regular, {}, {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)}};
+}
+
+// The identity of whatever the path names (file or folder); unknown when it names nothing.
+inline file_identity identity_of(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+}
+
+// A file opened for bounded reads. Only regular files are kept open: O_NONBLOCK makes opening
+// a FIFO return at once, and fstat then refuses it, so nothing named like a library can block.
+class file_source : public byte_source {
+ public:
+  explicit file_source(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) {
+      error_ = std::strerror(errno);
+      return;
+    }
+    struct stat st;
+    bool stat_ok = ::fstat(fd_, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) {
+      error_ = !stat_ok ? std::strerror(errno) : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file";
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    size_ = std::uint64_t(st.st_size);
+  }
+  ~file_source() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  file_source(const file_source&) = delete;
+  file_source& operator=(const file_source&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  const std::string& error() const { return error_; }
+  std::uint64_t size() const override { return size_; }
+  bool read(std::uint64_t offset, void* out, std::size_t n) const override {
+    if (fd_ < 0 || offset > size_ || n > size_ - offset) return false;
+    char* to = static_cast<char*>(out);
+    while (n > 0) {
+      ssize_t got = ::pread(fd_, to, n, off_t(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      to += got;
+      offset += std::uint64_t(got);
+      n -= std::size_t(got);
+    }
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::string error_;
+};
+
+inline bool is_folder(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Resolves symlinks and "..": the real file behind a path, for people to read.
+inline std::string canonical_path(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return path;
+  std::string out(resolved);
+  std::free(resolved);
+  return out;
+}
+
+inline std::vector<std::string> list_folder(const std::string& path) {
+  std::vector<std::string> names;
+  DIR* dir = ::opendir(path.c_str());
+  if (!dir) return names;
+  while (dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+  }
+  ::closedir(dir);
+  return names;
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,130 @@
+// Reads /etc/ld.so.cache (glibc's "glibc-ld.so.cache1.1" format) the way ld.so does, so cushim
+// can find a library by soname and then load it by absolute path. Every offset is bounds-checked.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+// The entry flags glibc writes for a 64-bit library of this process's architecture.
+constexpr std::uint32_t ld_cache_flag_libc6 = 0x0003;
+#if defined(__x86_64__)
+constexpr std::uint32_t ld_cache_required_flags = ld_cache_flag_libc6 | 0x0300;
+#elif defined(__aarch64__)
+constexpr std::uint32_t ld_cache_required_flags = ld_cache_flag_libc6 | 0x0a00;
+#else
+constexpr std::uint32_t ld_cache_required_flags = ld_cache_flag_libc6;
+#endif
+
+inline std::uint32_t read_u32(const std::string& bytes, std::size_t at) {
+  std::uint32_t v;
+  std::memcpy(&v, bytes.data() + at, sizeof v);
+  return v;
+}
+
+// The NUL-terminated string at offset `at`, or empty when it runs past the end.
+inline std::string read_c_string(const std::string& bytes, std::size_t base, std::uint32_t offset) {
+  std::size_t at = base + offset;
+  if (at >= bytes.size()) return {};
+  std::size_t end = bytes.find('\0', at);
+  if (end == std::string::npos) return {};
+  return bytes.substr(at, end - at);
+}
+
+// glibc's order of cache keys (_dl_cache_libcmp): runs of digits compare as numbers, a digit
+// sorts after any other byte. ldconfig writes the entries sorted by it, highest first.
+// -1, 0 or 1.
+inline int compare_cache_names(const char* a, const char* a_end, const char* b, const char* b_end) {
+  auto digit = [](const char* p, const char* end) { return p < end && *p >= '0' && *p <= '9'; };
+  while (a < a_end) {
+    if (digit(a, a_end)) {
+      if (!digit(b, b_end)) return 1;
+      unsigned long long x = 0, y = 0;  // glibc's int would wrap on names no library has
+      while (digit(a, a_end)) x = x * 10 + unsigned(*a++ - '0');
+      while (digit(b, b_end)) y = y * 10 + unsigned(*b++ - '0');
+      if (x != y) return x < y ? -1 : 1;
+    } else if (digit(b, b_end)) {
+      return -1;
+    } else if (b >= b_end || *a != *b) {
+      return b >= b_end || (unsigned char)*a > (unsigned char)*b ? 1 : -1;
+    } else {
+      ++a, ++b;
+    }
+  }
+  return b < b_end ? -1 : 0;
+}
+
+// Paths the cache lists for `soname`, in the cache's order (the order ld.so tries them), found
+// as ld.so finds them: a binary search over the sorted keys, then every equal key around it.
+inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, const std::string& soname,
+                                                  std::uint32_t required_flags = ld_cache_required_flags) {
+  static const char new_magic[] = "glibc-ld.so.cache1.1";
+  constexpr std::size_t magic_size = sizeof new_magic - 1;
+  constexpr std::size_t header_size = 48, entry_size = 24;
+  std::vector<std::string> paths;
+  // An old-format cache ("ld.so-1.7.0") may precede the new one; glibc aligns the new header.
+  std::size_t base = bytes.find(new_magic);
+  if (base == std::string::npos || bytes.size() - base < header_size || soname.empty()) return paths;
+  std::uint64_t count = read_u32(bytes, base + magic_size);
+  if (count > (bytes.size() - base - header_size) / entry_size) return paths;
+  auto entry_at = [&](std::uint64_t i) { return base + header_size + std::size_t(i) * entry_size; };
+  // soname against the key of entry i: -1, 0 or 1; 2 when the key is unreadable.
+  auto compare = [&](std::uint64_t i) {
+    std::size_t key = base + read_u32(bytes, entry_at(i) + 4);
+    if (key >= bytes.size()) return 2;
+    std::size_t end = bytes.find('\0', key);
+    if (end == std::string::npos) return 2;
+    const char* name = soname.data();
+    return compare_cache_names(name, name + soname.size(), bytes.data() + key, bytes.data() + end);
+  };
+  std::uint64_t left = 0, right = count;
+  while (left < right) {
+    std::uint64_t middle = left + (right - left) / 2;
+    int order = compare(middle);
+    if (order == 2) return paths;  // not a cache ldconfig wrote
+    if (order == 0) {
+      while (middle > 0 && compare(middle - 1) == 0) --middle;
+      for (std::uint64_t i = middle; i < count && compare(i) == 0; ++i) {
+        if ((read_u32(bytes, entry_at(i)) & 0xffff) != required_flags) continue;
+        std::string path = read_c_string(bytes, base, read_u32(bytes, entry_at(i) + 8));
+        if (!path.empty()) paths.push_back(std::move(path));
+      }
+      return paths;
+    }
+    if (order < 0) {
+      left = middle + 1;  // keys sort highest first: soname is further on
+    } else {
+      right = middle;
+    }
+  }
+  return paths;
+}
+
+// Reads at most `limit` bytes: the cache is small; anything larger is not a cache.
+inline std::string read_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
+  std::string bytes;
+  std::FILE* f = std::fopen(path, "rb");
+  if (!f) return bytes;
+  char buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && bytes.size() < limit) bytes.append(buf, n);
+  std::fclose(f);
+  return bytes.size() <= limit ? bytes : std::string();
+}
+
+// /etc/ld.so.cache as this process found it, read once. Never destroyed: a first use may come
+// from another object's destructor at exit.
+inline const std::string& system_ld_so_cache() {
+  static const std::string* bytes = new std::string(read_small_file("/etc/ld.so.cache"));
+  return *bytes;
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,57 @@
+// Linux: the environment and the process's own files.
+#pragma once
+
+#include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dynamic_library.hpp"
+
+extern char** environ;
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+inline const char* get_environment(const char* name) { return std::getenv(name); }
+
+// The names of all environment variables.
+inline std::vector<std::string> environment_names() {
+  std::vector<std::string> names;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const char* equals = std::strchr(*entry, '=');
+    if (equals && equals != *entry) names.emplace_back(*entry, std::size_t(equals - *entry));
+  }
+  return names;
+}
+
+// Linux lists hold no variable references.
+inline std::string expand_environment(const std::string& text) { return text; }
+
+inline std::string executable_path() {
+  std::vector<char> buf(4096);
+  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return {};
+  return std::string(buf.data(), std::size_t(n));
+}
+
+// The file (executable or shared library) that holds the given address. For the main program
+// glibc reports argv[0], which may be relative or false, so that case uses /proc/self/exe; a
+// relative name is never resolved against the current folder.
+inline std::string module_path_of(const void* address) {
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  Dl_info info;
+  struct link_map* map = nullptr;
+  if (::dladdr1(address, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0 || !map) return {};
+  if (!map->l_name || map->l_name[0] == '\0') return executable_path();
+  return map->l_name[0] == '/' ? std::string(map->l_name) : std::string();
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,21 @@
+// Linux words in explanations.
+#pragma once
+
+#include <string>
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+// The variable through which the system loader's own search is extended.
+constexpr const char* system_search_variable = "LD_LIBRARY_PATH";
+
+// What the platform calls a library's list of the libraries it needs.
+constexpr const char* dependency_list_name = "DT_NEEDED";
+
+// How a program links a library at build time: "-lcudnn".
+inline std::string linked_with(const char* link_name) { return std::string("-l") + link_name; }
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,107 @@
+// explain(): the report as text for a person. Renders what checks.hpp found; decides nothing.
+#pragma once
+
+#include <string>
+
+#include "report.hpp"
+
+namespace cushim {
+namespace detail {
+
+inline void append_problem(std::string& out, const problem& p) {
+  out += std::string("  ") + (p.fatal ? "ERROR" : "WARNING") + ": " + p.what + "\n";
+  if (!p.path.empty()) out += "    file: " + p.path + "\n";
+  if (!p.why.empty()) out += "    why:  " + p.why + "\n";
+  if (!p.fix.empty()) out += "    fix:  " + p.fix + "\n";
+}
+
+inline void append_sublibraries(std::string& out, const std::vector<sublibrary>& subs) {
+  if (subs.empty()) return;
+  out += "  sub-libraries:\n";
+  for (const sublibrary& s : subs) {
+    out += "    " + s.file_name + ": " + (s.usable ? "OK" : "UNUSABLE") + (s.required ? " (required)" : "");
+    if (s.version) out += ", " + format_version(decode_cudnn_version(s.version), true);
+    if (!s.path.empty()) out += ", " + s.path;
+    if (s.preloaded) out += " (preloaded by cushim: cuDNN's own search would not find this copy)";
+    out += "\n";
+    if (!s.usable) out += "      why: " + s.problem + "\n";
+  }
+}
+
+inline void append_driver(std::string& out, const report_driver& r) {
+  const driver_status& d = r.probe;
+  if (d.found) {
+    out += "NVIDIA driver: " + d.path;
+    if (d.cuda_version) out += ", supports CUDA up to " + format_version(decode_cuda_version(d.cuda_version), false);
+    out += "\n";
+  } else {
+    out += "NVIDIA driver: not found\n";
+    for (const attempt& a : d.attempts) {  // files that exist but were refused: the stub, a broken copy
+      if (a.result == outcome::absent || a.result == outcome::folder_absent) continue;
+      out += "    " + a.rule + ": " + a.path + " -> " + to_string(a.result) + " (" + a.detail + ")\n";
+    }
+  }
+  for (const problem& p : r.problems) append_problem(out, p);
+}
+
+inline void append_attempt_line(std::string& out, const attempt& a) {
+  out += a.rule + ": " + a.path + " -> " + to_string(a.result);
+}
+
+inline void append_library(std::string& out, const report_library& lib) {
+  const library_descriptor& d = *lib.desc;
+  const status& st = *lib.st;
+  out += "\n" + std::string(d.display_name) + ": ";
+  if (st.code == error_code::disabled) {
+    out += std::string("not shimmed by this build (") + d.disabled_by + "): the program links it itself\n";
+    return;
+  }
+  std::string compiled = version_text(d, st.compiled_version);
+  if (st.code == error_code::ok) {
+    out += "OK, " + version_text(d, st.version) + " (compiled with " + compiled + ") from " + st.path +
+           "\n  found by: " + st.found_by + "\n  version from: " + st.version_source + "\n";
+  } else {
+    out += "UNAVAILABLE (" + std::string(to_string(st.code)) + "), compiled with " + compiled + ", looked for " +
+           compiled_file_name(d) + "\n";
+  }
+  if (!st.attempts.empty()) out += "  searched, in order:\n";
+  std::size_t i = 0;
+  for (const attempt& a : st.attempts) {
+    out += "    " + std::to_string(++i) + ". ";
+    append_attempt_line(out, a);
+    if (!a.detail.empty()) out += " (" + a.detail + ")";
+    out += "\n";
+  }
+  for (const problem& p : lib.problems) append_problem(out, p);
+  if (st.code != error_code::ok) out += std::string("  effect: ") + d.effect + "\n";
+  append_sublibraries(out, st.sublibraries);
+  if (!st.other_copies.empty()) out += "  other copies seen (not loaded):\n";
+  for (const attempt& a : st.other_copies) {
+    out += "    ";
+    append_attempt_line(out, a);
+    out += "\n";
+  }
+  for (const problem& p : lib.call_problems) append_problem(out, p);
+}
+
+// "the CUDA runtime and cuDNN", from the descriptors.
+inline std::string libraries_in_sentence(const report& r) {
+  std::string text;
+  for (std::size_t i = 0; i < r.libraries.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == r.libraries.size() ? " and " : ", ") + std::string(r.libraries[i].desc->in_sentence);
+  }
+  return text;
+}
+
+inline std::string explain_text(const report& r) {
+  std::string out = "cushim " CUSHIM_STRINGIFY(CUSHIM_VERSION_MAJOR) "." CUSHIM_STRINGIFY(
+      CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH) ": " + libraries_in_sentence(r) +
+                    " as this process sees them\n\n";
+  append_driver(out, r.driver);
+  for (const report_library& lib : r.libraries) append_library(out, lib);
+  for (const std::string& note : r.notes) out += "\nNOTE: " + note + "\n";
+  return out;
+}
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,25 @@
+// The ordered list of places to look for a library (README.md, "Search order"): the rules every
+// platform shares, then the platform's own (search_rules.hpp of posix/ or windows/). Builds
+// paths only; the loader tries them. The explicit override and the already-loaded copy come
+// first and are handled there.
+#pragma once
+
+#include <vector>
+
+#include "os.hpp"
+#include "search_list.hpp"
+#include CUSHIM_OS_SEARCH_RULES
+
+namespace cushim {
+namespace detail {
+
+inline std::vector<candidate> search_candidates(const library_descriptor& d, const search_inputs& in) {
+  candidate_list list(compiled_file_name(d));
+  add_leading_rules(list, in);
+  platform::add_install_rules(list, d, in);
+  platform::add_system_rules(list, d);
+  return list.take();
+}
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,67 @@
+// What cushim holds at run time: the options, and per library its status, handle and the
+// functions its calls could not reach. One array, indexed by library.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "descriptor.hpp"
+
+namespace cushim {
+namespace detail {
+
+struct library_state {
+  const library_descriptor* desc = nullptr;
+  status st;
+  platform::library_handle handle = nullptr;
+  std::once_flag once;
+  std::atomic<bool> loaded{false};
+  bool fail_fast = false;    // set once, while loading (options.fail_fast or CUSHIM_FAIL_FAST=1)
+  std::mutex missing_mutex;  // functions the loaded copy lacks, or whose sub-library is unusable
+  std::vector<std::string> missing_functions;
+  std::vector<std::string> blocked_functions;  // "cudnnConvolutionForward|libcudnn_cnn.so.9"
+  // Sub-libraries the library itself loads by name (cuDNN's) are checked when first needed, not
+  // at load: on the first call into one, or for the first full report.
+  std::recursive_mutex sublibrary_mutex;  // recursive: the log callback may ask for a report
+  std::vector<bool> sublibrary_pending;   // per st.sublibraries entry; only a usable one is still to check
+  std::vector<platform::library_handle> sublibrary_handles;
+  bool sublibraries_reported = false;
+};
+
+struct shim_state {
+  shim_state();
+  std::mutex options_mutex;
+  options opts;
+  std::atomic<bool> started{false};
+  std::mutex notes_mutex;  // refused configure() calls and the like
+  std::vector<std::string> notes;
+  library_state libraries[library_count];
+};
+
+// Never destroyed: stubs may be called from other objects' destructors at exit.
+inline shim_state& shim() {
+  static shim_state* s = new shim_state;
+  return *s;
+}
+
+inline library_state& state_of(library lib) { return shim().libraries[int(lib)]; }
+
+inline void log_line(const options& opts, const std::string& line) {
+  if (opts.log) opts.log(line, opts.log_context);
+}
+
+// Reports a refused call or similar event that happens after loading started.
+inline void add_note(const std::string& text) {
+  shim_state& s = shim();
+  {
+    std::lock_guard<std::mutex> lock(s.notes_mutex);
+    s.notes.push_back(text);
+  }
+  std::lock_guard<std::mutex> lock(s.options_mutex);
+  log_line(s.opts, "cushim: " + text);
+}
+
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,175 @@
+// Windows: what is at a path (never reading a device or pipe), bounded reads of a file, folders.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../byte_source.hpp"
+#include "unicode.hpp"
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
+
+// Which file a path names, links followed: two paths to one file have the same identity.
+struct file_identity {
+  std::uint64_t device = 0, inode = 0;  // the volume's serial number, the file's index on it
+  bool known() const { return device != 0 || inode != 0; }
+  bool operator==(const file_identity& o) const { return device == o.device && inode == o.inode; }
+  bool operator!=(const file_identity& o) const { return !(*this == o); }
+};
+
+struct file_check {
+  file_state state;
+  std::string detail;
+  file_identity identity;  // for a regular file
+};
+
+inline std::string file_error_text(DWORD code) {
+  std::string text = system_message(code);
+  return "error " + std::to_string(code) + (text.empty() ? "" : " (" + text + ")");
+}
+
+inline HANDLE open_for_reading(const std::string& path) {
+  return ::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                       nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+}
+
+inline bool is_folder(const std::string& path) {
+  DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
+  return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+}
+
+// Attributes only; the file is opened (for reading, never executed) to prove it is readable.
+inline file_check check_file(const std::string& path) {
+  WIN32_FILE_ATTRIBUTE_DATA data;
+  if (!::GetFileAttributesExW(widen(path).c_str(), GetFileExInfoStandard, &data)) {
+    DWORD err = ::GetLastError();
+    if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND) {
+      std::size_t slash = path.find_last_of("/\\");
+      std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
+      if (err == ERROR_PATH_NOT_FOUND || (!dir.empty() && !is_folder(dir))) {
+        return {file_state::folder_absent, "folder does not exist", {}};
+      }
+      return {file_state::absent, "no such file", {}};
+    }
+    return {file_state::unreadable, file_error_text(err), {}};
+  }
+  if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return {file_state::not_a_file, "a folder, not a file", {}};
+  HANDLE h = open_for_reading(path);
+  if (h == INVALID_HANDLE_VALUE) return {file_state::unreadable, file_error_text(::GetLastError()), {}};
+  DWORD type = ::GetFileType(h);
+  BY_HANDLE_FILE_INFORMATION info{};
+  bool identified = type == FILE_TYPE_DISK && ::GetFileInformationByHandle(h, &info);
+  ::CloseHandle(h);
+  if (type != FILE_TYPE_DISK) return {file_state::not_a_file, "not a regular file (a device or pipe)", {}};
+  file_identity identity;
+  if (identified) {
+    identity = {info.dwVolumeSerialNumber, (std::uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
+  }
+  return {file_state::regular, {}, identity};
+}
+
+// The identity of whatever the path names (file or folder); unknown when it names nothing.
+inline file_identity identity_of(const std::string& path) {
+  HANDLE h = ::CreateFileW(widen(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return {};
+  BY_HANDLE_FILE_INFORMATION info{};
+  bool ok = ::GetFileInformationByHandle(h, &info);
+  ::CloseHandle(h);
+  if (!ok) return {};
+  return {info.dwVolumeSerialNumber, (std::uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
+}
+
+// A file opened for bounded reads at offsets; only disk files are kept open.
+class file_source : public byte_source {
+ public:
+  explicit file_source(const std::string& path) {
+    handle_ = open_for_reading(path);
+    if (handle_ == INVALID_HANDLE_VALUE) {
+      error_ = file_error_text(::GetLastError());
+      return;
+    }
+    LARGE_INTEGER size;
+    if (::GetFileType(handle_) != FILE_TYPE_DISK || !::GetFileSizeEx(handle_, &size)) {
+      error_ = "not a regular file";
+      ::CloseHandle(handle_);
+      handle_ = INVALID_HANDLE_VALUE;
+      return;
+    }
+    size_ = std::uint64_t(size.QuadPart);
+  }
+  ~file_source() override {
+    if (handle_ != INVALID_HANDLE_VALUE) ::CloseHandle(handle_);
+  }
+  file_source(const file_source&) = delete;
+  file_source& operator=(const file_source&) = delete;
+
+  bool ok() const { return handle_ != INVALID_HANDLE_VALUE; }
+  const std::string& error() const { return error_; }
+  std::uint64_t size() const override { return size_; }
+  bool read(std::uint64_t offset, void* out, std::size_t n) const override {
+    if (!ok() || offset > size_ || n > size_ - offset) return false;
+    char* to = static_cast<char*>(out);
+    while (n > 0) {
+      OVERLAPPED at{};
+      at.Offset = DWORD(offset & 0xFFFFFFFFu);
+      at.OffsetHigh = DWORD(offset >> 32);
+      DWORD chunk = DWORD(n > (1u << 30) ? (1u << 30) : n), got = 0;
+      if (!::ReadFile(handle_, to, chunk, &got, &at) || got == 0) return false;
+      to += got;
+      offset += got;
+      n -= got;
+    }
+    return true;
+  }
+
+ private:
+  HANDLE handle_ = INVALID_HANDLE_VALUE;
+  std::uint64_t size_ = 0;
+  std::string error_;
+};
+
+// The file's final path (links resolved, the case as stored), so one file reached by two rules is
+// tried once; the full path when the file does not exist.
+inline std::string canonical_path(const std::string& path) {
+  std::wstring wide = widen(path);
+  std::vector<wchar_t> buffer(32768);
+  const DWORD capacity = DWORD(buffer.size());
+  HANDLE h = ::CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (h != INVALID_HANDLE_VALUE) {
+    DWORD n = ::GetFinalPathNameByHandleW(h, buffer.data(), capacity, FILE_NAME_NORMALIZED);
+    ::CloseHandle(h);
+    if (n > 0 && n < capacity) {
+      std::wstring final_path(buffer.data(), n);
+      if (final_path.compare(0, 8, L"\\\\?\\UNC\\") == 0) return "\\\\" + narrow(final_path.substr(8));
+      if (final_path.compare(0, 4, L"\\\\?\\") == 0) return narrow(final_path.substr(4));
+      return narrow(final_path);
+    }
+  }
+  DWORD n = ::GetFullPathNameW(wide.c_str(), capacity, buffer.data(), nullptr);
+  return n > 0 && n < capacity ? narrow(buffer.data(), n) : path;
+}
+
+inline std::vector<std::string> list_folder(const std::string& path) {
+  std::vector<std::string> names;
+  WIN32_FIND_DATAW found;
+  HANDLE h =
+      ::FindFirstFileExW(widen(path + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch, nullptr, 0);
+  if (h == INVALID_HANDLE_VALUE) return names;
+  do {
+    if (found.cFileName[0] != L'.') names.push_back(narrow(found.cFileName, std::wcslen(found.cFileName)));
+  } while (::FindNextFileW(h, &found));
+  ::FindClose(h);
+  return names;
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

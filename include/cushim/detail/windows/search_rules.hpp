@@ -1,0 +1,137 @@
+// The Windows part of the search order (README.md, "Search order (Windows)"): the places NVIDIA's
+// installers, conda and pip put the DLLs, then PATH, the installers' default folders and the
+// system's default DLL folders.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../descriptor.hpp"
+#include "../search_list.hpp"
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+// <root>\bin\<cuda major>.<minor>[\x64]: the layout of an installer that ships one build per CUDA
+// minor (cuDNN 9's), for the CUDA major the program was compiled for.
+inline void add_installer_bins(candidate_list& list, const std::string& rule, const std::string& root,
+                               const std::string& rule_suffix = "") {
+  std::string bin = join_path(root, "bin");
+  for (const std::string& cuda : versioned_children(bin, std::to_string(compiled_cuda_major()) + ".")) {
+    list.add_dir(rule + "\\bin\\" + cuda + rule_suffix, join_path(bin, cuda));
+    list.add_dir(rule + "\\bin\\" + cuda + "\\x64" + rule_suffix, join_path(join_path(bin, cuda), "x64"));
+  }
+}
+
+// <root>\bin and <root>\bin\x64 of an install-root variable; a library's own root also <root>
+// and its installer's layout.
+inline void add_windows_root(candidate_list& list, const std::string& rule, const char* value, bool own_root,
+                             bool installer_layout) {
+  if (!value) return;
+  if (!is_absolute_path(value)) {
+    list.add_dir(rule, value);  // reported as skipped
+    return;
+  }
+  if (own_root) list.add_dir(rule, value);
+  list.add_dir(rule + "\\bin", join_path(value, "bin"));
+  list.add_dir(rule + "\\bin\\x64", join_path(join_path(value, "bin"), "x64"));
+  if (installer_layout) add_installer_bins(list, rule, value);
+}
+
+// CUDA_PATH_V<major>_<minor> of the CUDA major the program was compiled for, newest minor first.
+inline std::vector<std::string> versioned_cuda_path_variables() {
+  std::string prefix = "CUDA_PATH_V" + std::to_string(compiled_cuda_major()) + "_";
+  std::vector<std::pair<int, std::string>> found;
+  for (const std::string& name : environment_names()) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (name.find_first_not_of("0123456789", prefix.size()) != std::string::npos) continue;
+    found.emplace_back(std::atoi(name.c_str() + prefix.size()), name);
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> names;
+  for (auto& f : found) names.push_back(std::move(f.second));
+  return names;
+}
+
+// PATH as the system loader reads it: quotes stripped, %VAR% expanded; empty and relative
+// entries are kept so they are reported as skipped.
+inline void add_path_variable(candidate_list& list, const char* value) {
+  if (!value) return;
+  std::size_t i = 0;
+  for (const path_entry& e : split_path_list(value)) {
+    std::string rule = "PATH[" + std::to_string(i++) + "]";
+    std::string dir = e.text;
+    if (dir.find('%') != std::string::npos) {
+      dir = expand_environment(dir);
+      rule += " (" + e.text + ")";
+    }
+    list.add_dir(rule, dir);
+  }
+}
+
+// pip wheels: <prefix>\Lib\site-packages\nvidia\<package>\bin
+inline void add_pip_layouts(candidate_list& list, const char* variable, const char* prefix,
+                            const fixed_list<const char*>& packages) {
+  if (!prefix || !is_absolute_path(prefix)) return;
+  std::string nvidia = join_path(join_path(join_path(prefix, "Lib"), "site-packages"), "nvidia");
+  for (const char* package : packages) {
+    std::string dir = join_path(join_path(nvidia, package), "bin");
+    if (is_folder(dir)) list.add_dir(std::string(variable) + " pip nvidia\\" + package + "\\bin", dir);
+  }
+}
+
+// The library's own install roots, the toolkit's, then conda and pip.
+inline void add_install_rules(candidate_list& list, const library_descriptor& d, const search_inputs& in) {
+  for (const char* variable : d.home_variables) {
+    add_windows_root(list, variable, in.variable(variable), true, d.windows_installer != nullptr);
+  }
+  if (d.in_toolkit) {
+    if (in.use_environment) {
+      for (const std::string& variable : versioned_cuda_path_variables()) {
+        add_windows_root(list, variable, in.variable(variable.c_str()), false, false);
+      }
+    }
+    for (const char* variable : {"CUDA_PATH", "CUDA_HOME"}) {
+      add_windows_root(list, variable, in.variable(variable), false, false);
+    }
+  }
+  if (const char* conda = in.variable("CONDA_PREFIX"); conda && is_absolute_path(conda)) {
+    list.add_dir("CONDA_PREFIX\\Library\\bin", join_path(join_path(conda, "Library"), "bin"));
+  }
+  add_pip_layouts(list, "VIRTUAL_ENV", in.variable("VIRTUAL_ENV"), d.pip_packages);
+  add_pip_layouts(list, "CONDA_PREFIX", in.variable("CONDA_PREFIX"), d.pip_packages);
+}
+
+// %ProgramFiles%\<installer>\v<major>.*\bin\<cuda major>.*[\x64] (a library with its own installer)
+// and %ProgramFiles%\NVIDIA GPU Computing Toolkit\CUDA\v<cuda major>.*\bin, newest first.
+inline void add_program_files(candidate_list& list, const library_descriptor& d, const char* program_files) {
+  if (!program_files || !is_absolute_path(program_files)) return;
+  if (d.windows_installer) {
+    std::string installer = join_path(program_files, d.windows_installer);
+    for (const std::string& v : versioned_children(installer, "v" + std::to_string(d.compiled_major) + ".")) {
+      add_installer_bins(list, "%ProgramFiles%\\" + std::string(d.windows_installer) + "\\" + v,
+                         join_path(installer, v), " (well-known)");
+    }
+  }
+  if (!d.in_toolkit) return;
+  std::string toolkit = join_path(join_path(program_files, "NVIDIA GPU Computing Toolkit"), "CUDA");
+  for (const std::string& v : versioned_children(toolkit, "v" + std::to_string(compiled_cuda_major()) + ".")) {
+    list.add_dir("%ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA\\" + v + "\\bin (well-known)",
+                 join_path(join_path(toolkit, v), "bin"));
+  }
+}
+
+// The system's own search, done here so every file is loaded by absolute path and PATH's empty
+// or relative entries can never make it the current folder.
+inline void add_system_rules(candidate_list& list, const library_descriptor& d) {
+  add_path_variable(list, get_environment("PATH"));
+  add_program_files(list, d, get_environment("ProgramFiles"));
+  list.add_default_dirs("the system's default DLL folders");
+}
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim

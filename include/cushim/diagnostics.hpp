@@ -1,0 +1,81 @@
+// What a tool that reports on a machine needs beyond status_of() and explain(), as cushim-doctor
+// does: the NVIDIA driver, every library cushim knows, the problems explain() shows, a file's
+// dependencies resolved as the system loader would, version text, and the JSON writer of
+// explain_json(). Defined in the CUSHIM_IMPLEMENTATION translation unit, like explain().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "detail/json.hpp"
+#include "status.hpp"
+
+namespace cushim {
+namespace diagnostics {
+
+struct driver_info {
+  bool found = false;
+  std::string path;            // libcuda.so.1 / nvcuda.dll, as loaded
+  int cuda_version = 0;        // the newest CUDA it supports (cuDriverGetVersion), M*1000+m*10
+  std::string version;         // its own version, from its file ("550.54.15"); empty when unknown
+  std::string install_advice;  // what to do on this platform without one
+};
+
+// The driver, probed once (never routed to: the CUDA runtime loads it itself).
+driver_info driver();
+
+// Every library cushim knows, in library order (shimmed by this build or not).
+std::vector<library> libraries();
+
+// "cuDNN", "CUDA runtime": a library's name as a title.
+const char* display_name(library lib);
+
+// "cuDNN", "the CUDA runtime": a library's name inside a sentence.
+const char* name_in_sentence(library lib);
+
+// A version number in the library's encoding as text: "9.19.0", "13.0"; "unknown" for 0.
+std::string version_text(library lib, long version);
+
+// A CUDA version number (M*1000+m*10, as the driver and cudnnGetCudartVersion give it): "13.0";
+// "unknown" for 0.
+std::string cuda_version_text(long version);
+
+// A WARNING or ERROR of explain(), and the section it is in ("driver", or a library's
+// to_string() name).
+struct reported_problem {
+  std::string section;
+  problem what;
+};
+
+// Every WARNING and ERROR explain() and explain_json() show, in explain()'s order.
+std::vector<reported_problem> problems();
+
+struct dependency {
+  std::string name;                   // as the file names it (DT_NEEDED, the import table)
+  std::string path;                   // the file the system loader would use; empty when none
+  std::vector<std::string> searched;  // where it looked, when it found nothing
+};
+
+struct file_dependencies {
+  std::string path;
+  std::string error;  // why the file could not be read; empty when it was
+  std::vector<dependency> needs;
+};
+
+// What `path` needs (DT_NEEDED on Linux, the import table on Windows), each resolved as the
+// system loader would when the file is loaded by absolute path.
+file_dependencies dependencies_of(const std::string& path);
+
+// "DT_NEEDED" or "import tables": what this platform calls a library's list of dependencies.
+const char* dependency_list_name();
+
+// The JSON writer of explain_json(): strings are checked to be UTF-8 (what is not becomes
+// U+FFFD). json_object(out).field("key", value).raw("nested") += ...; append_json_array(out,
+// items, [&](const T& item) { ... }).
+using detail::append_json_array;
+using detail::append_json_string;
+using detail::json_object;
+using detail::json_string;
+
+}  // namespace diagnostics
+}  // namespace cushim
