@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import operator
 import os
 import re
 import subprocess
@@ -60,18 +62,27 @@ class Toolchain:
             documents.append(document)
 
 
-_ARITHMETIC = re.compile(r"[\d\s()+*-]+")
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+
+
+def _integer(node: ast.AST) -> int:
+    """The value of an expression of integers, +, - and *; ValueError for anything else."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_integer(node.left), _integer(node.right))
+    raise ValueError(ast.dump(node))
 
 
 def macro_value(macros: dict[str, str], name: str) -> int | None:
     """The integer a version macro expands to ("(9 * 10000 + 19 * 100 + 0)" -> 91900)."""
     text = macros.get(name, "")
     for _ in range(8):  # version macros refer to a few others (CUDNN_MAJOR, ...)
-        text = re.sub(r"[A-Za-z_]\w*", lambda m: f"({macros.get(m.group(), m.group())})", text)
-    text = re.sub(r"(?<=\d)[uUlL]+", "", text)
-    if not text or not _ARITHMETIC.fullmatch(text):
+        text = re.sub(r"\b[A-Za-z_]\w*", lambda m: f"({macros.get(m.group(), m.group())})", text)
+    try:
+        return _integer(ast.parse(re.sub(r"\b(\d+)[uUlL]+\b", r"\1", text), mode="eval").body)
+    except (SyntaxError, ValueError):
         return None
-    return eval(text, {"__builtins__": {}})  # digits, spaces, + - * and parentheses only
 
 
 def function_decls_with_files(documents: list) -> list[tuple[dict, str]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .declarators import render_params
-from .merge import guard_condition
+from .merge import Entry, guard_condition
 from .tables import BuiltTable
 
 
@@ -15,8 +15,9 @@ def _sources(built: BuiltTable) -> str:
     """"the cuDNN 9.1.0 and 9.6.0 manifests and the 9.20.0 headers"."""
     manifests = [s.release for s in built.snapshots if s.origin == "manifest"]
     headers = [s.release for s in built.snapshots if s.origin == "headers"]
-    parts = [f"{join_labels(manifests)} manifest{'s' if len(manifests) > 1 else ''}"] \
-        if manifests else []
+    parts = []
+    if manifests:
+        parts.append(f"{join_labels(manifests)} manifest{'s' if len(manifests) > 1 else ''}")
     parts += [f"{release} headers" for release in headers]
     return f"the {built.library.title} " + " and the ".join(parts)
 
@@ -37,7 +38,7 @@ def _header_comment(built: BuiltTable) -> list[str]:
     ] + library.group.comment()
 
 
-def _line(built: BuiltTable, entry) -> str:
+def _line(built: BuiltTable, entry: Entry) -> str:
     function = entry.function
     params, args = render_params(function.params)
     group = built.library.group.of(function)
