@@ -1,0 +1,45 @@
+// Which tables api_tables.hpp picks for the version macros given with -D (no NVIDIA header is
+// included). EXPECT_<LIB>_MAJOR names the table each library must get; an opt-in library without
+// one must get none. Each picked table must preprocess with those macros.
+#include <cushim/detail/api_tables.hpp>
+
+#if CUSHIM_CUDNN_MAJOR != EXPECT_CUDNN_MAJOR
+#error "api_tables.hpp picked another cuDNN table"
+#endif
+#if CUSHIM_CUDART_MAJOR != EXPECT_CUDART_MAJOR
+#error "api_tables.hpp picked another CUDA runtime table"
+#endif
+
+#define CUSHIM_API(library, group, ret, name, params, args)
+#include CUSHIM_CUDNN_TABLE
+#include CUSHIM_CUDART_TABLE
+
+#ifdef EXPECT_CUBLAS_MAJOR
+#if CUSHIM_CUBLAS_MAJOR != EXPECT_CUBLAS_MAJOR || CUSHIM_CUBLASLT_MAJOR != EXPECT_CUBLAS_MAJOR
+#error "api_tables.hpp picked another cuBLAS table"
+#endif
+#include CUSHIM_CUBLAS_TABLE
+#include CUSHIM_CUBLASLT_TABLE
+#elif defined(CUSHIM_CUBLAS_TABLE) || defined(CUSHIM_CUBLASLT_TABLE)
+#error "api_tables.hpp picked a cuBLAS table without CUSHIM_CUBLAS"
+#endif
+
+#ifdef EXPECT_NVRTC_MAJOR
+#if CUSHIM_NVRTC_MAJOR != EXPECT_NVRTC_MAJOR
+#error "api_tables.hpp picked another NVRTC table"
+#endif
+#include CUSHIM_NVRTC_TABLE
+#elif defined(CUSHIM_NVRTC_TABLE)
+#error "api_tables.hpp picked an NVRTC table without CUSHIM_NVRTC"
+#endif
+
+#ifdef EXPECT_CUDA_DRIVER_MAJOR
+#if CUSHIM_CUDA_DRIVER_MAJOR != EXPECT_CUDA_DRIVER_MAJOR
+#error "api_tables.hpp picked another driver API table"
+#endif
+#include CUSHIM_CUDA_DRIVER_TABLE
+#elif defined(CUSHIM_CUDA_DRIVER_TABLE)
+#error "api_tables.hpp picked a driver API table without CUSHIM_CUDA_DRIVER"
+#endif
+
+int main() { return 0; }

@@ -1,3 +1,0 @@
-// Stand-in for CUDA runtime headers of version 12020: only the version macro matters here.
-#pragma once
-#define CUDART_VERSION 12020

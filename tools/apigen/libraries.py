@@ -1,0 +1,187 @@
+"""Per-library settings, read from tools/libraries.json: the generator has no per-library code.
+
+A library's fields (strings unless said otherwise):
+  key              the cushim::library enumerator, the .inc lines' first column (cudnn, driver)
+  title            for people: "cuDNN", "CUDA driver API"
+  table_name       file and macro stem of its tables (default: key): cuda_driver_13.inc,
+                   CUSHIM_TABLE_CUDA_DRIVER_13_MIN
+  manifest_prefix  its manifests are tools/manifests/<prefix>-<release>.jsonl (default: key)
+  opt_in           the macro a program defines to have it shimmed; absent: always shimmed.
+                   Only an opt-in library's headers may be missing when the tables are generated.
+  version_macro    the macro the guards test (CUDNN_VERSION, CUDART_VERSION, CUDA_VERSION)
+  version_header   the header that defines it
+  encoding         [a, b]: release M.m is M*a + m*b in version_macro (the patch level is ignored)
+  release_format   how the vendor writes a release: "{major}.{minor}.{patch}", "{major}.{minor}"
+  umbrella_header  what the clang translation unit includes
+  prefix           the functions' name prefix
+  declared_in      regular expression: base names of the headers whose functions count
+  group            the .inc lines' second column, {"column": its name, "rule": how it is derived}:
+                   "header": group 1 of "pattern" matched on the declaring header's name;
+                   "tier": "core" when the name starts with one of "core_prefixes" and the
+                   "baseline" release's manifest has the same prototype (a trailing _v2/_v3
+                   stripped from both names), else "full";
+                   "constant": "value" for every function
+  majors           {"M": {"encoding": [a, b] (default: the library's),
+                          "covers_from": the oldest release the table is used for (default:
+                          the oldest manifest of that major)}}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .manifests import manifest_of
+from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Version, parse_version
+
+LIBRARIES_FILE = Path(__file__).resolve().parent.parent / "libraries.json"
+
+
+@dataclass(frozen=True)
+class HeaderGroup:
+    """cuDNN's sub-library, named by the header that declares the function."""
+    column: str
+    pattern: str
+
+    def of(self, function: Function) -> str:
+        match = re.fullmatch(self.pattern, function.header)
+        if not match:
+            raise GenError(f"{function.name}: cannot derive the {self.column} from header "
+                           f"{function.header!r} with {self.pattern!r}", EXIT_MISMATCH)
+        return match.group(1)
+
+    def comment(self) -> list[str]:
+        return []
+
+
+def _strip_version_suffix(name: str) -> str:
+    return re.sub(r"_v[23]$", "", name)
+
+
+class TierGroup:
+    """"core" for the functions that CUSHIM_CUDART_CORE keeps, else "full"."""
+
+    def __init__(self, column: str, manifest_prefix: str, baseline: str,
+                 core_prefixes: list[str]):
+        self.column = column
+        self.manifest_prefix = manifest_prefix
+        self.baseline = baseline
+        self.core_prefixes = tuple(core_prefixes)
+        self.baseline_prototypes = {self._key(f)
+                                    for f in manifest_of(manifest_prefix, baseline).values()}
+
+    @staticmethod
+    def _key(function: Function) -> tuple:
+        return (_strip_version_suffix(function.name), function.ret,
+                tuple(t for t, _ in function.params))
+
+    def of(self, function: Function) -> str:
+        core = (function.name.startswith(self.core_prefixes)
+                and self._key(function) in self.baseline_prototypes)
+        return "core" if core else "full"
+
+    def comment(self) -> list[str]:
+        return [f"// core: name starts with one of {', '.join(self.core_prefixes)}; and the "
+                f"same function (trailing _v2/_v3 stripped) is in the {self.manifest_prefix} "
+                f"{self.baseline} manifest "
+                "with the same return and parameter types; everything else is full."]
+
+
+@dataclass(frozen=True)
+class ConstantGroup:
+    column: str
+    value: str
+
+    def of(self, function: Function) -> str:
+        return self.value
+
+    def comment(self) -> list[str]:
+        return []
+
+
+@dataclass(frozen=True)
+class Major:
+    number: int
+    encoding: tuple[int, int]
+    covers_from: Version | None
+
+    def code(self, version: Version) -> int:
+        """The version macro's value for release M.m (any patch level)."""
+        return version[0] * self.encoding[0] + version[1] * self.encoding[1]
+
+
+@dataclass(frozen=True)
+class Library:
+    key: str
+    title: str
+    table_name: str
+    manifest_prefix: str
+    opt_in: str | None
+    version_macro: str
+    version_header: str
+    encoding: tuple[int, int]
+    release_format: str
+    umbrella_header: str
+    prefix: str
+    declared_in: str
+    group: HeaderGroup | TierGroup | ConstantGroup
+    majors: dict[int, Major]
+
+    def release(self, version: Version) -> str:
+        major, minor, patch = version
+        return self.release_format.format(major=major, minor=minor, patch=patch)
+
+    def decode(self, code: int) -> Version:
+        """The release a value of the version macro names (a major's own encoding first)."""
+        for major in self.majors.values():
+            a, b = major.encoding
+            if code // a == major.number:
+                return (major.number, code % a // b, code % b)
+        a, b = self.encoding
+        return (code // a, code % a // b, code % b)
+
+    def table_file(self, major: int) -> str:
+        return f"{self.table_name}_{major}.inc"
+
+
+def _group_rule(settings: dict, manifest_prefix: str):
+    rule = settings["rule"]
+    if rule == "header":
+        return HeaderGroup(settings["column"], settings["pattern"])
+    if rule == "tier":
+        return TierGroup(settings["column"], manifest_prefix, settings["baseline"],
+                         settings["core_prefixes"])
+    if rule == "constant":
+        return ConstantGroup(settings["column"], settings["value"])
+    raise GenError(f"{LIBRARIES_FILE.name}: unknown group rule {rule!r}", EXIT_ENV)
+
+
+def _major(number: str, settings: dict, default_encoding: list[int]) -> Major:
+    covers_from = settings.get("covers_from")
+    return Major(int(number), tuple(settings.get("encoding", default_encoding)),
+                 parse_version(covers_from) if covers_from else None)
+
+
+def _library(settings: dict) -> Library:
+    key = settings["key"]
+    prefix = settings.get("manifest_prefix", key)
+    return Library(
+        key=key, title=settings["title"], table_name=settings.get("table_name", key),
+        manifest_prefix=prefix, opt_in=settings.get("opt_in"),
+        version_macro=settings["version_macro"], version_header=settings["version_header"],
+        encoding=tuple(settings["encoding"]), release_format=settings["release_format"],
+        umbrella_header=settings["umbrella_header"], prefix=settings["prefix"],
+        declared_in=settings["declared_in"], group=_group_rule(settings["group"], prefix),
+        majors={int(n): _major(n, m, settings["encoding"])
+                for n, m in settings["majors"].items()},
+    )
+
+
+def load_libraries(path: Path = LIBRARIES_FILE) -> list[Library]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [_library(entry) for entry in data["libraries"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise GenError(f"{path}: {error!r}", EXIT_ENV) from None
