@@ -7,6 +7,12 @@
 #include <string>
 #include <vector>
 
+// status.hpp would start the implementation (CUSHIM_IMPLEMENTATION) before these declarations;
+// it comes at the end of this file instead.
+#if defined(CUSHIM_IMPLEMENTATION) && !defined(CUSHIM_DEFER_IMPLEMENTATION)
+#define CUSHIM_DEFER_IMPLEMENTATION
+#define CUSHIM_DIAGNOSTICS_DEFERRED
+#endif
 #include "detail/json.hpp"
 #include "status.hpp"
 
@@ -79,3 +85,9 @@ using detail::json_string;
 
 }  // namespace diagnostics
 }  // namespace cushim
+
+#ifdef CUSHIM_DIAGNOSTICS_DEFERRED
+#undef CUSHIM_DEFER_IMPLEMENTATION
+#undef CUSHIM_DIAGNOSTICS_DEFERRED
+#include "detail/implementation.hpp"
+#endif

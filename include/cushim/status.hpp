@@ -128,6 +128,6 @@ const char* to_string(outcome result);
 // In the one implementation TU: the API's definitions and the exported stubs. Here, after the
 // types they use; with CUSHIM_IMPLEMENTATION, cushim.hpp includes this header, so either header
 // leads here.
-#ifdef CUSHIM_IMPLEMENTATION
+#if defined(CUSHIM_IMPLEMENTATION) && !defined(CUSHIM_DEFER_IMPLEMENTATION)
 #include "detail/implementation.hpp"
 #endif

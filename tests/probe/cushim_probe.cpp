@@ -10,7 +10,7 @@
 // status, and says whether cuDNN's cnn sub-library was in the process before and after.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/diagnostics.hpp>
 
 #include <dlfcn.h>
 
@@ -21,6 +21,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -183,6 +184,77 @@ cudnnStatus_t call_convolution() {
                                  CUDNN_CONVOLUTION_FWD_ALGO_GEMM, nullptr, 0, nullptr, nullptr, nullptr);
 }
 
+// The problem blocks of explain(): "  WARNING: what" or "  ERROR: what", then its file, why and fix
+// lines.
+std::vector<cushim::problem> problem_blocks(const std::string& text) {
+  std::vector<cushim::problem> blocks;
+  std::istringstream lines(text);
+  bool open = false;
+  for (std::string line; std::getline(lines, line);) {
+    auto after = [&line](const char* prefix) {
+      return line.rfind(prefix, 0) == 0 ? line.substr(std::strlen(prefix)) : std::string("\x01");
+    };
+    std::string warning = after("  WARNING: "), error = after("  ERROR: "), value;
+    if (warning != "\x01" || error != "\x01") {
+      bool fatal = error != "\x01";
+      blocks.push_back({cushim::error_code::ok, fatal, fatal ? error : warning, "", "", ""});
+      open = true;
+    } else if (open && (value = after("    file: ")) != "\x01") {
+      blocks.back().path = value;
+    } else if (open && (value = after("    why:  ")) != "\x01") {
+      blocks.back().why = value;
+    } else if (open && (value = after("    fix:  ")) != "\x01") {
+      blocks.back().fix = value;
+    } else {
+      open = false;
+    }
+  }
+  return blocks;
+}
+
+// The end of the JSON string that starts at `at` (its opening quote), past its closing quote.
+std::size_t end_of_json_string(const std::string& json, std::size_t at) {
+  for (std::size_t i = at + 1; i < json.size(); ++i) {
+    if (json[i] == '\\') {
+      ++i;
+    } else if (json[i] == '"') {
+      return i + 1;
+    }
+  }
+  return json.size();
+}
+
+// Each problem of explain_json() as its fields from "fatal" to the end of "fix".
+std::multiset<std::string> json_problems(const std::string& json) {
+  std::multiset<std::string> problems;
+  for (std::size_t at = json.find("\"fatal\":"); at != std::string::npos; at = json.find("\"fatal\":", at + 1)) {
+    std::size_t fix = json.find("\"fix\":", at);
+    if (fix == std::string::npos) break;
+    problems.insert(json.substr(at, end_of_json_string(json, fix + 6) - at));
+  }
+  return problems;
+}
+
+// One report, two renderers: every WARNING and ERROR of explain() is a problem of explain_json()
+// with the same what, path, why and fix, and the other way round. "ok", or what differs.
+std::string report_parity() {
+  std::multiset<std::string> in_json = json_problems(cushim::explain_json());
+  std::vector<cushim::problem> blocks = problem_blocks(cushim::explain());
+  for (const cushim::problem& b : blocks) {
+    std::string fields = "\"fatal\":" + std::string(b.fatal ? "true" : "false") +
+                         ",\"what\":" + cushim::diagnostics::json_string(b.what) +
+                         ",\"path\":" + cushim::diagnostics::json_string(b.path) +
+                         ",\"why\":" + cushim::diagnostics::json_string(b.why) +
+                         ",\"fix\":" + cushim::diagnostics::json_string(b.fix);
+    auto found = in_json.find(fields);
+    if (found == in_json.end()) return "not in explain_json(): " + b.what;
+    in_json.erase(found);
+  }
+  if (!in_json.empty()) return "not in explain(): " + *in_json.begin();
+  if (blocks.size() != cushim::diagnostics::problems().size()) return "diagnostics::problems() differs";
+  return "ok";
+}
+
 int run_status(const arguments& a) {
   for (const std::string& file : a.preloads) {
     std::cout << "preload=" << (::dlopen(file.c_str(), RTLD_NOW) ? "loaded" : "failed") << '|' << file << '\n';
@@ -210,6 +282,7 @@ int run_status(const arguments& a) {
   if (a.call_convolution) {  // a cnn function: gated when libcudnn_cnn is unusable
     std::cout << "cudnnConvolutionForward=" << int(call_convolution()) << '\n';
   }
+  std::cout << "report_parity=" << one_line(report_parity()) << '\n';
   std::cout << "--- explain\n" << cushim::explain();
   if (a.print_json) std::cout << "--- json\n" << cushim::explain_json() << '\n';
   return 0;

@@ -66,6 +66,7 @@ inline probe_output run_probe(const probe_call& call) {
   probe_output out;
   static_cast<key_values&>(out) = test_support::parse_key_values(r.out);
   out.text = r.out;
+  if (out.has("report_parity")) CHECK(out.get("report_parity") == "ok");  // every scenario, both renderers
   return out;
 }
 

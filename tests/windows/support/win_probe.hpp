@@ -210,7 +210,9 @@ inline probe_output run_program(const std::string& program, const std::map<std::
 // cushim_probe (tests/probe), which prints what cushim found as key=value lines.
 inline probe_output run_probe(const std::map<std::string, std::string>& env, const std::vector<std::string>& args = {},
                               const std::string& folder = "") {
-  return run_program(CUSHIM_PROBE, env, args, folder);
+  probe_output out = run_program(CUSHIM_PROBE, env, args, folder);
+  if (!out.all("report_parity").empty()) CHECK(out.get("report_parity") == "ok");  // every scenario, both renderers
+  return out;
 }
 
 }  // namespace win_test
