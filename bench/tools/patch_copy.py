@@ -20,9 +20,9 @@ CHANGES = {
     ],
     # "Preflight off": the loader accepts cuDNN without inspecting its sub-libraries.
     "preflight_off": [
-        ("cushim/detail/library.hpp",
-         r"result = preflight_sublibraries\(c\.path, detail\);",
-         r"result = outcome::loaded;"),
+        ("cushim/detail/loader.hpp",
+         r"if \(result == outcome::loaded && d_\.hooks\.before_version\) result = d_\.hooks\.before_version\(check\);",
+         r""),
     ],
     # The preflight restricted to cuDNN 9's root sub-library (libcudnn_graph), the one every
     # call needs: the others are not even located.

@@ -49,6 +49,7 @@ error_code error_of(library lib) {
 const status& status_of(library lib) {
   detail::library_state& state = detail::state_of(lib);
   detail::ensure_usable(lib);
+  detail::list_other_copies(state);
   if (state.desc->hooks.complete_status) state.desc->hooks.complete_status(state);
   return state.st;
 }

@@ -34,7 +34,7 @@ class loader {
     // library in a process break both.
     search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
     if (try_already_loaded()) {
-      note_other_copies(search_candidates(d_, in), 0);
+      lib_.searched = search_candidates(d_, in);
       return finish();
     }
     if (st.code == error_code::already_loaded_mismatch || try_override()) return finish();
@@ -42,7 +42,8 @@ class loader {
     std::vector<candidate> candidates = search_candidates(d_, in);
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       if (!try_candidate(candidates[i])) continue;
-      note_other_copies(candidates, i + 1);
+      lib_.searched = std::move(candidates);
+      lib_.first_unused = i + 1;
       return finish();
     }
     st.code = failure_code();
@@ -60,31 +61,6 @@ class loader {
   void record(const candidate& c, outcome result, std::string detail = {}) {
     log(c.rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + detail + ")"));
     lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
-  }
-
-  // Copies the search would reach after the one in use, and other majors in the same folders:
-  // listed (never loaded), since a shadowed or stale copy is what users trip over next.
-  void note_other_copies(const std::vector<candidate>& candidates, std::size_t from) {
-    seen_files seen;
-    seen.first_time(platform::identity_of(lib_.st.path), lib_.st.path);
-    std::unordered_set<std::string> folders;
-    const std::vector<std::string> other_majors = other_major_files(d_);
-    auto note = [&](const std::string& rule, const std::string& path, outcome kind, const std::string& detail) {
-      platform::file_check fc = platform::check_file(path);
-      if (fc.state != platform::file_state::regular || !seen.first_time(fc.identity, path)) return;
-      lib_.st.other_copies.push_back({rule, path, kind, detail});
-    };
-    for (std::size_t i = from; i < candidates.size(); ++i) {
-      if (candidates[i].kind != entry_kind::absolute) continue;
-      note(candidates[i].rule, candidates[i].path, outcome::shadowed, "not loaded: an earlier candidate won");
-    }
-    for (const candidate& c : candidates) {
-      if (c.kind != entry_kind::absolute || !folders.insert(parent_dir(c.path)).second) continue;
-      for (const std::string& other : other_majors) {
-        note(c.rule, join_path(parent_dir(c.path), other), outcome::other_major,
-             std::string("another major version; this program needs ") + compiled_file_name(d_));
-      }
-    }
   }
 
   // The explicit file or folder from options.files or CUSHIM_*_PATH, if one is given.
@@ -376,6 +352,37 @@ class loader {
   bool part_failure_ = false;
   std::string version_source_;
 };
+
+// Before a report: the copies the search would reach after the one in use, and the library's other
+// majors in the folders it searched, listed (never loaded), since a shadowed or stale copy is what
+// users trip over next. Once, when a report first asks; nothing at load.
+inline void list_other_copies(library_state& lib) {
+  std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
+  if (lib.other_copies_listed || !lib.loaded.load(std::memory_order_acquire)) return;
+  lib.other_copies_listed = true;
+  const library_descriptor& d = *lib.desc;
+  seen_files seen;
+  seen.first_time(platform::identity_of(lib.st.path), lib.st.path);
+  std::unordered_set<std::string> folders;
+  const std::vector<std::string> other_majors = other_major_files(d);
+  auto note = [&](const std::string& rule, const std::string& path, outcome kind, const std::string& detail) {
+    platform::file_check fc = platform::check_file(path);
+    if (fc.state != platform::file_state::regular || !seen.first_time(fc.identity, path)) return;
+    lib.st.other_copies.push_back({rule, path, kind, detail});
+  };
+  for (std::size_t i = lib.first_unused; i < lib.searched.size(); ++i) {
+    const candidate& c = lib.searched[i];
+    if (c.kind == entry_kind::absolute) note(c.rule, c.path, outcome::shadowed, "not loaded: an earlier candidate won");
+  }
+  for (const candidate& c : lib.searched) {
+    if (c.kind != entry_kind::absolute || !folders.insert(parent_dir(c.path)).second) continue;
+    for (const std::string& other : other_majors) {
+      note(c.rule, join_path(parent_dir(c.path), other), outcome::other_major,
+           std::string("another major version; this program needs ") + compiled_file_name(d));
+    }
+  }
+  std::vector<candidate>().swap(lib.searched);
+}
 
 // The libraries this thread is loading right now (one bit each), so a log callback that calls
 // explain() or status_of() sees the state so far instead of waiting on its own call_once.

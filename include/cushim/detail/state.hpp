@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "descriptor.hpp"
+#include "search_list.hpp"
 
 namespace cushim {
 namespace detail {
@@ -22,10 +23,14 @@ struct library_state {
   std::mutex missing_mutex;  // functions the loaded copy lacks, or whose sub-library is unusable
   std::vector<std::string> missing_functions;
   std::vector<std::string> blocked_functions;  // "cudnnConvolutionForward|libcudnn_cnn.so.9"
-  // Sub-libraries the library itself loads by name (cuDNN's) are checked when first needed, not
-  // at load: on the first call into one, or for the first full report.
-  std::recursive_mutex sublibrary_mutex;  // recursive: the log callback may ask for a report
-  std::vector<bool> sublibrary_pending;   // per st.sublibraries entry; only a usable one is still to check
+  // What only a report needs is done when first asked for, not at load: the copies the search did
+  // not reach are listed, and sub-libraries the library loads by name itself (cuDNN's) checked
+  // (those also on the first call into one).
+  std::recursive_mutex completion_mutex;  // recursive: the log callback may ask for a report
+  std::vector<candidate> searched;        // the search that found the copy in use
+  std::size_t first_unused = 0;           // searched[first_unused...] came after it
+  bool other_copies_listed = false;
+  std::vector<bool> sublibrary_pending;  // per st.sublibraries entry; only a usable one is still to check
   std::vector<platform::library_handle> sublibrary_handles;
   bool sublibraries_reported = false;
 };

@@ -107,7 +107,7 @@ inline void note_cuda_build(library_state& lib, platform::library_handle h) {
 // The first call into a sub-library that was not checked at load: cushim loads it by path, as
 // cuDNN would by name, and a failure gates its functions instead of letting cuDNN abort.
 inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* column) {
-  std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
+  std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
   const sublibrary* found = sublibrary_for(lib.st.sublibraries, column);
   if (!found) return nullptr;
   std::size_t i = std::size_t(found - lib.st.sublibraries.data());
@@ -156,7 +156,7 @@ inline void note_missing_cublaslt(library_state& lib, sublibrary_finder& finder)
 // Before status_of() hands out the status: every sub-library not yet checked is checked from its
 // files (nothing is loaded for a report), and each unusable one is listed as a problem, once.
 inline void complete_status(library_state& lib) {
-  std::lock_guard<std::recursive_mutex> lock(lib.sublibrary_mutex);
+  std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
   if (lib.sublibraries_reported || !lib.loaded.load(std::memory_order_acquire)) return;
   lib.sublibraries_reported = true;
   if (lib.st.code != error_code::ok) return;

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,22 +61,34 @@ class dependency_resolver {
   }
 
   // A chosen view, for tests: the bytes of a cache file and the LD_LIBRARY_PATH folders.
-  dependency_resolver(std::string cache_bytes, std::vector<std::string> library_path)
-      : own_cache_(std::move(cache_bytes)), cache_(own_cache_), library_path_(std::move(library_path)) {}
-
-  dependency_resolver(const dependency_resolver& other)
-      : own_cache_(other.own_cache_),
-        cache_(&other.cache_ == &other.own_cache_ ? own_cache_ : other.cache_),
-        library_path_(other.library_path_) {}
-  dependency_resolver& operator=(const dependency_resolver&) = delete;
+  dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path)
+      : cache_(cache_bytes), library_path_(std::move(library_path)) {}
 
   // The file the loader would use for `name` when the library at `requester_path` needs it (its
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
   // there was skipped.
   std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
                      load_kind = load_kind::by_path) const {
-    platform::file_source file(requester_path);
-    return locate(name, read_elf(file), requester_path, searched);
+    auto known = requesters_.find(requester_path);
+    if (known == requesters_.end()) {
+      platform::file_source file(requester_path);
+      known = requesters_.emplace(requester_path, read_elf(file)).first;
+    }
+    return locate(name, known->second, requester_path, searched);
+  }
+
+  // Whether the loader would take the file for this process (an ELF library of its class and
+  // machine); `why_not` says why not. Each file is read once per resolver.
+  bool loadable(const std::string& path, std::string& why_not) const {
+    auto known = inspected_.find(path);
+    if (known == inspected_.end()) {
+      std::string why;
+      bool ok = inspect_file(path, why) == outcome::loaded;
+      known = inspected_.emplace(path, ok ? std::string() : "\x01" + why).first;
+    }
+    if (known->second.empty()) return true;
+    why_not = known->second.substr(1);
+    return false;
   }
 
   // DT_NEEDED of `path`; `error` says why there are none when the file cannot be read.
@@ -150,13 +163,13 @@ class dependency_resolver {
     return {};
   }
 
-  static bool accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) {
+  bool accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
     if (check_file(path).state != file_state::regular) {
       searched.push_back(prefix + parent_dir(path));
       return false;
     }
     std::string why_not;
-    if (inspect_file(path, why_not) == outcome::loaded) return true;
+    if (loadable(path, why_not)) return true;
     searched.push_back(prefix + path + " (skipped: " + why_not + ")");
     return false;
   }
@@ -175,11 +188,12 @@ class dependency_resolver {
     return false;
   }
 
-  std::string own_cache_;
-  const std::string& cache_;
+  std::string_view cache_;  // the system's, mapped for the life of the process, or the caller's
   std::vector<std::string> library_path_;
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::map<std::string, std::string> loaded_;
+  mutable std::map<std::string, std::string> inspected_;
+  mutable std::map<std::string, elf_info> requesters_;  // each requester's RPATH and RUNPATH, read once  // path -> "" (loadable) or "\x01" + why not
 };
 
 }  // namespace platform

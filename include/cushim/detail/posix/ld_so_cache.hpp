@@ -2,10 +2,15 @@
 // can find a library by soname and then load it by absolute path. Every offset is bounds-checked.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cushim {
@@ -22,19 +27,19 @@ constexpr std::uint32_t ld_cache_required_flags = ld_cache_flag_libc6 | 0x0a00;
 constexpr std::uint32_t ld_cache_required_flags = ld_cache_flag_libc6;
 #endif
 
-inline std::uint32_t read_u32(const std::string& bytes, std::size_t at) {
+inline std::uint32_t read_u32(std::string_view bytes, std::size_t at) {
   std::uint32_t v;
   std::memcpy(&v, bytes.data() + at, sizeof v);
   return v;
 }
 
 // The NUL-terminated string at offset `at`, or empty when it runs past the end.
-inline std::string read_c_string(const std::string& bytes, std::size_t base, std::uint32_t offset) {
+inline std::string read_c_string(std::string_view bytes, std::size_t base, std::uint32_t offset) {
   std::size_t at = base + offset;
   if (at >= bytes.size()) return {};
   std::size_t end = bytes.find('\0', at);
-  if (end == std::string::npos) return {};
-  return bytes.substr(at, end - at);
+  if (end == std::string_view::npos) return {};
+  return std::string(bytes.substr(at, end - at));
 }
 
 // glibc's order of cache keys (_dl_cache_libcmp): runs of digits compare as numbers, a digit
@@ -62,7 +67,7 @@ inline int compare_cache_names(const char* a, const char* a_end, const char* b, 
 
 // Paths the cache lists for `soname`, in the cache's order (the order ld.so tries them), found
 // as ld.so finds them: a binary search over the sorted keys, then every equal key around it.
-inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, const std::string& soname,
+inline std::vector<std::string> ld_so_cache_paths(std::string_view bytes, const std::string& soname,
                                                   std::uint32_t required_flags = ld_cache_required_flags) {
   static const char new_magic[] = "glibc-ld.so.cache1.1";
   constexpr std::size_t magic_size = sizeof new_magic - 1;
@@ -70,7 +75,7 @@ inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, cons
   std::vector<std::string> paths;
   // An old-format cache ("ld.so-1.7.0") may precede the new one; glibc aligns the new header.
   std::size_t base = bytes.find(new_magic);
-  if (base == std::string::npos || bytes.size() - base < header_size || soname.empty()) return paths;
+  if (base == std::string_view::npos || bytes.size() - base < header_size || soname.empty()) return paths;
   std::uint64_t count = read_u32(bytes, base + magic_size);
   if (count > (bytes.size() - base - header_size) / entry_size) return paths;
   auto entry_at = [&](std::uint64_t i) { return base + header_size + std::size_t(i) * entry_size; };
@@ -79,7 +84,7 @@ inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, cons
     std::size_t key = base + read_u32(bytes, entry_at(i) + 4);
     if (key >= bytes.size()) return 2;
     std::size_t end = bytes.find('\0', key);
-    if (end == std::string::npos) return 2;
+    if (end == std::string_view::npos) return 2;
     const char* name = soname.data();
     return compare_cache_names(name, name + soname.size(), bytes.data() + key, bytes.data() + end);
   };
@@ -106,23 +111,25 @@ inline std::vector<std::string> ld_so_cache_paths(const std::string& bytes, cons
   return paths;
 }
 
-// Reads at most `limit` bytes: the cache is small; anything larger is not a cache.
-inline std::string read_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
-  std::string bytes;
-  std::FILE* f = std::fopen(path, "rb");
-  if (!f) return bytes;
-  char buf[65536];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && bytes.size() < limit) bytes.append(buf, n);
-  std::fclose(f);
-  return bytes.size() <= limit ? bytes : std::string();
+// A small file's bytes, mapped read-only and never unmapped (the cache is read for the life of the
+// process, at exit too); empty when it cannot be read or is larger than `limit`, which no cache is.
+inline std::string_view map_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return {};
+  struct stat st;
+  void* bytes = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && std::uint64_t(st.st_size) <= limit) {
+    bytes = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  ::close(fd);
+  if (bytes == MAP_FAILED) return {};
+  return {static_cast<const char*>(bytes), std::size_t(st.st_size)};
 }
 
-// /etc/ld.so.cache as this process found it, read once. Never destroyed: a first use may come
-// from another object's destructor at exit.
-inline const std::string& system_ld_so_cache() {
-  static const std::string* bytes = new std::string(read_small_file("/etc/ld.so.cache"));
-  return *bytes;
+// /etc/ld.so.cache as this process found it, mapped once.
+inline std::string_view system_ld_so_cache() {
+  static const std::string_view bytes = map_small_file("/etc/ld.so.cache");
+  return bytes;
 }
 
 }  // namespace platform

@@ -39,9 +39,7 @@ class sublibrary_finder {
     return resolver_.locate(file_name, main_path_, searched, load_kind::by_name);
   }
 
-  bool loadable(const std::string& path, std::string& why_not) const {
-    return inspect_file(path, why_not) == outcome::loaded;
-  }
+  bool loadable(const std::string& path, std::string& why_not) const { return resolver_.loadable(path, why_not); }
 
   // The version in the real file's name, else the exported version word, read from the file:
   // nothing is run.
