@@ -5,11 +5,21 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 namespace cushim {
 namespace detail {
+
+// How the readers word offsets and sizes in their explanations: "0x1f40", "1 byte", "20 bytes".
+inline std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+inline std::string count_of_bytes(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
 class byte_source {
  public:

@@ -199,14 +199,6 @@ struct elf_image {
   dynamic_table table;
 };
 
-inline std::string hex(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-inline std::string count_of_bytes(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
-
 inline std::string past_end_of(const byte_source& file) {
   return "runs past the end of the " + std::to_string(file.size()) + "-byte file";
 }

@@ -112,14 +112,6 @@ bool read_le(const byte_source& file, std::uint64_t offset, T& out) {
   return true;
 }
 
-inline std::string hex(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-inline std::string byte_count(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
-
 inline std::string starting_bytes(const byte_source& file) {
   std::string text;
   for (std::uint64_t i = 0; i < std::min<std::uint64_t>(4, file.size()); ++i) {
@@ -220,7 +212,7 @@ class reader {
     }
     budget_ = 0;
     return fail(pe_error::bad_header, "the file's tables point at the same bytes again and again (more than " +
-                                          byte_count(budget_for(file_.size())) + " read from a " +
+                                          count_of_bytes(budget_for(file_.size())) + " read from a " +
                                           std::to_string(file_.size()) + "-byte file)");
   }
 
@@ -234,7 +226,7 @@ class reader {
       std::uint64_t delta = rva - s.virtual_address;
       if (delta >= s.raw_size) {
         return fail(pe_error::bad_header, what + " RVA " + hex(rva) + " is in section " + s.name + " beyond its " +
-                                              byte_count(s.raw_size) + " of file data");
+                                              count_of_bytes(s.raw_size) + " of file data");
       }
       return span_in_file(rva, std::uint64_t(s.raw_offset) + delta, std::min<std::uint64_t>(s.raw_size, extent) - delta,
                           what, span);
@@ -250,7 +242,7 @@ class reader {
     if (!locate(rva, what, span)) return false;
     if (!read_c_string_in(file_, span, max, out)) {
       return fail(pe_error::bad_header, what + " at RVA " + hex(rva) + " is not NUL-terminated within " +
-                                            byte_count(std::min<std::uint64_t>(span.length, max + 1)));
+                                            count_of_bytes(std::min<std::uint64_t>(span.length, max + 1)));
     }
     return charge(out.size() + 1);
   }
@@ -278,7 +270,7 @@ class reader {
     if (magic[0] != 'M' || (size > 1 && magic[1] != 'Z')) return fail(pe_error::not_pe, not_pe_detail());
     if (size < dos_header_size) {
       return fail(pe_error::truncated,
-                  "file is " + byte_count(size) + "; a DOS header needs " + std::to_string(dos_header_size));
+                  "file is " + count_of_bytes(size) + "; a DOS header needs " + std::to_string(dos_header_size));
     }
     std::uint32_t lfanew = 0;
     read_le(file_, lfanew_field, lfanew);
@@ -336,7 +328,7 @@ class reader {
                   "SizeOfOptionalHeader is " + std::to_string(optional_size_) + ": an object file, not an image");
     }
     if (optional_offset() + optional_size_ > file_.size() || !read_le(file_, optional_offset(), magic)) {
-      return fail(pe_error::truncated, "the optional header (" + byte_count(optional_size_) + " at offset " +
+      return fail(pe_error::truncated, "the optional header (" + count_of_bytes(optional_size_) + " at offset " +
                                            hex(optional_offset()) + ") runs past the end of the " +
                                            std::to_string(file_.size()) + "-byte file");
     }
@@ -415,7 +407,7 @@ inline bool read_export_names(reader& r, std::uint32_t table_rva, std::uint32_t 
   if (!r.locate(table_rva, "export name table", table)) return false;
   if (table.length / 4 < count) {
     return r.fail(pe_error::truncated, "the export name table (" + std::to_string(count) + " entries at RVA " +
-                                           hex(table_rva) + ") runs past its section's " + byte_count(table.length));
+                                           hex(table_rva) + ") runs past its section's " + count_of_bytes(table.length));
   }
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint32_t rva = 0;
@@ -435,7 +427,7 @@ inline bool read_exports(reader& r, std::vector<std::string>& names, std::string
   if (!r.locate(dir.rva, "export directory", span)) return false;
   if (span.length < export_directory_size) {
     return r.fail(pe_error::truncated, "the export directory at RVA " + hex(dir.rva) + " has " +
-                                           byte_count(span.length) + " of its " +
+                                           count_of_bytes(span.length) + " of its " +
                                            std::to_string(export_directory_size) + " in the file");
   }
   std::uint32_t name_rva = 0, name_count = 0, names_rva = 0;
@@ -478,7 +470,7 @@ bool walk_import_descriptors(reader& r, Visit&& visit) {
   }
   return r.fail(pe_error::truncated, "the import directory at RVA " + hex(dir.rva) +
                                          " has no terminating all-zero descriptor before the end of its " +
-                                         byte_count(span.length) + " (" + std::to_string(fit) + " descriptors read)");
+                                         count_of_bytes(span.length) + " (" + std::to_string(fit) + " descriptors read)");
 }
 
 // The same for the delay-load directory; VC6-era descriptors hold VAs, converted here to RVAs.
@@ -506,7 +498,7 @@ bool walk_delay_descriptors(reader& r, Visit&& visit) {
   }
   return r.fail(pe_error::truncated, "the delay-load directory at RVA " + hex(dir.rva) +
                                          " has no terminating all-zero descriptor before the end of its " +
-                                         byte_count(span.length) + " (" + std::to_string(fit) + " descriptors read)");
+                                         count_of_bytes(span.length) + " (" + std::to_string(fit) + " descriptors read)");
 }
 
 enum class import_table { load_time, delay_load };
@@ -593,7 +585,7 @@ inline bool find_resource_entry(reader& r, std::uint32_t offset, std::uint32_t i
   std::uint64_t count = std::uint64_t(named) + ids;
   if (resource_directory_size + count * resource_entry_size > span.length) {
     return r.fail(pe_error::truncated, what + " lists " + std::to_string(count) + " entries; " +
-                                           byte_count(span.length) + " are in the file");
+                                           count_of_bytes(span.length) + " are in the file");
   }
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint32_t name = 0;
@@ -752,7 +744,7 @@ inline bool read_version_resource(reader& r, pe_info& info) {
   memory_source data(std::move(bytes));
   version_block root;
   if (!read_version_block(data, 0, data.size(), root)) {
-    return r.fail(pe_error::bad_header, "the VS_VERSIONINFO block is malformed (" + byte_count(data.size()) + ")");
+    return r.fail(pe_error::bad_header, "the VS_VERSIONINFO block is malformed (" + count_of_bytes(data.size()) + ")");
   }
   read_fixed_file_info(data, root, info);
   info.original_filename = version_string(data, root, "OriginalFilename");

@@ -8,12 +8,15 @@
 #include <mutex>
 #include <string>
 
+#include "../platform_types.hpp"
+
 namespace cushim {
 namespace detail {
 namespace platform {
 
 using library_handle = void*;
 using any_function = void (*)();
+using load_result = basic_load_result<library_handle>;
 
 // cushim's own dlopen/dlsym/dlinfo calls, one at a time: the libraries may load on several
 // threads, and glibc's internal lock is invisible to ThreadSanitizer. Recursive, because a
@@ -22,12 +25,6 @@ inline std::recursive_mutex& dl_mutex() {
   static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: used at exit
   return *m;
 }
-
-struct load_result {
-  library_handle handle = nullptr;
-  std::string error;
-  bool not_found = false;  // the system found no such file (as opposed to refusing one)
-};
 
 inline std::string loaded_path_of(library_handle h) {
   struct link_map* map = nullptr;
@@ -116,18 +113,6 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
 }
 
 }  // namespace native
-
-#ifndef CUSHIM_USE_BOOST_DLL
-using native::find_loaded;
-using native::load_from_default_dirs;
-using native::load_library;
-using native::unload_library;
-#else
-inline load_result load_library(const std::string& absolute_path);
-inline load_result load_from_default_dirs(const std::string& file_name);
-inline void unload_library(library_handle h);
-inline library_handle find_loaded(const std::string& file_name, std::string& path);
-#endif
 
 inline any_function find_symbol(library_handle h, const char* name) {
   void* p;

@@ -14,26 +14,11 @@
 #include <vector>
 
 #include "../byte_source.hpp"
+#include "../platform_types.hpp"
 
 namespace cushim {
 namespace detail {
 namespace platform {
-
-enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
-
-// Which file a path names, links followed: two paths to one file have the same identity.
-struct file_identity {
-  std::uint64_t device = 0, inode = 0;
-  bool known() const { return device != 0 || inode != 0; }
-  bool operator==(const file_identity& o) const { return device == o.device && inode == o.inode; }
-  bool operator!=(const file_identity& o) const { return !(*this == o); }
-};
-
-struct file_check {
-  file_state state;
-  std::string detail;
-  file_identity identity;  // for a regular file
-};
 
 // stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
 // opened, so a FIFO or device named like the library cannot block or be read.

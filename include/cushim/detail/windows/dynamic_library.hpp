@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "../platform_types.hpp"
+
 #include "system.hpp"
 #include "unicode.hpp"
 
@@ -12,6 +14,7 @@ namespace platform {
 
 using library_handle = HMODULE;
 using any_function = void (*)();
+using load_result = basic_load_result<library_handle>;
 
 // What a loader error code means for a DLL, built from the code (Wine's texts differ from Windows').
 inline std::string load_error_text(DWORD code) {
@@ -34,13 +37,6 @@ inline std::string load_error_text(DWORD code) {
   }
   return "error " + std::to_string(code) + (meaning.empty() ? "" : " (" + meaning + ")");
 }
-
-struct load_result {
-  library_handle handle = nullptr;
-  std::string error;
-  bool not_found = false;  // the system found no such file (as opposed to refusing one)
-  unsigned long code = 0;  // GetLastError()
-};
 
 // Loads by path: the DLL's own folder, the application's folder and System32 are searched for its
 // dependencies, never the current folder or PATH; a relative path is refused (error 87).
@@ -106,18 +102,6 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
 }
 
 }  // namespace native
-
-#ifndef CUSHIM_USE_BOOST_DLL
-using native::find_loaded;
-using native::load_from_default_dirs;
-using native::load_library;
-using native::unload_library;
-#else
-inline load_result load_library(const std::string& absolute_path);
-inline load_result load_from_default_dirs(const std::string& file_name);
-inline void unload_library(library_handle h);
-inline library_handle find_loaded(const std::string& file_name, std::string& path);
-#endif
 
 // The path of a DLL already in the process under this name, without loading it.
 inline std::string loaded_copy_path(const std::string& file_name) {

@@ -7,27 +7,12 @@
 #include <vector>
 
 #include "../byte_source.hpp"
+#include "../platform_types.hpp"
 #include "unicode.hpp"
 
 namespace cushim {
 namespace detail {
 namespace platform {
-
-enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
-
-// Which file a path names, links followed: two paths to one file have the same identity.
-struct file_identity {
-  std::uint64_t device = 0, inode = 0;  // the volume's serial number, the file's index on it
-  bool known() const { return device != 0 || inode != 0; }
-  bool operator==(const file_identity& o) const { return device == o.device && inode == o.inode; }
-  bool operator!=(const file_identity& o) const { return !(*this == o); }
-};
-
-struct file_check {
-  file_state state;
-  std::string detail;
-  file_identity identity;  // for a regular file
-};
 
 inline std::string file_error_text(DWORD code) {
   std::string text = system_message(code);

@@ -1,0 +1,38 @@
+// The platform layer's types, the same on every platform (posix/ and windows/ fill them in).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cushim {
+namespace detail {
+namespace platform {
+
+enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
+
+// Which file a path names, links followed: two paths to one file have the same identity.
+struct file_identity {
+  std::uint64_t device = 0, inode = 0;  // Windows: the volume's serial number, the file's index on it
+  bool known() const { return device != 0 || inode != 0; }
+  bool operator==(const file_identity& o) const { return device == o.device && inode == o.inode; }
+  bool operator!=(const file_identity& o) const { return !(*this == o); }
+};
+
+struct file_check {
+  file_state state;
+  std::string detail;
+  file_identity identity;  // for a regular file
+};
+
+// What a load gave; each platform names it load_result, with its own handle type.
+template <class Handle>
+struct basic_load_result {
+  Handle handle = nullptr;
+  std::string error;
+  bool not_found = false;  // the system found no such file (as opposed to refusing one)
+  unsigned long code = 0;  // Windows: GetLastError(); 0 elsewhere
+};
+
+}  // namespace platform
+}  // namespace detail
+}  // namespace cushim
