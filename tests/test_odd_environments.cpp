@@ -14,9 +14,21 @@ using namespace test_support;
 
 namespace {
 
+// Attempts with this outcome, each listed one and those a summary line counts ("N more entries of
+// LIST with this outcome, not listed one by one").
 std::size_t count_outcome(const probe_output& out, const std::string& outcome) {
   std::size_t n = 0;
-  for (const attempt_line& a : attempts_of(out)) n += a.outcome == outcome;
+  for (const attempt_line& a : attempts_of(out)) {
+    if (a.outcome != outcome) continue;
+    n += a.rule.size() > 5 && a.rule.compare(a.rule.size() - 5, 5, "[...]") == 0 ? std::stoul(a.detail) : 1;
+  }
+  return n;
+}
+
+// The attempts of one search list with one outcome that are listed one by one.
+std::size_t listed(const probe_output& out, const std::string& list, const std::string& outcome) {
+  std::size_t n = 0;
+  for (const attempt_line& a : attempts_of(out)) n += a.outcome == outcome && a.rule.rfind(list + "[", 0) == 0 && a.rule != list + "[...]";
   return n;
 }
 
@@ -50,6 +62,29 @@ TEST_CASE("10,000 entries: absent, empty, relative and duplicate; the real libra
   // The tree's folder is absent once; every later mention of it, and LD_LIBRARY_PATH's copies
   // of the CUSHIM_SEARCH_PATH entries, are the same files again.
   CHECK(count_outcome(out, "duplicate") == 2499 + 250 + 250);
+  // Of each list and outcome, 32 entries are listed one by one; one line sums up the rest.
+  for (const char* outcome : {"skipped_empty", "skipped_relative", "folder_absent", "duplicate"}) {
+    CAPTURE(outcome);
+    CHECK(listed(out, "CUSHIM_SEARCH_PATH", outcome) == 32);
+  }
+  CHECK(listed(out, "LD_LIBRARY_PATH", "skipped_empty") == 32);
+  CHECK(out.text.find("CUSHIM_SEARCH_PATH has 2493 more empty entries, which cushim skipped") != std::string::npos);
+  CHECK(out.text.find("CUSHIM_SEARCH_PATH has 2492 more relative entries, which cushim skipped") != std::string::npos);
+}
+
+TEST_CASE("130,001 empty entries: one summary, and an explanation of a few kilobytes") {
+  probe_call call;
+  call.env["CUSHIM_SEARCH_PATH"] = std::string(130000, ':');  // near the 128 KiB one environment string may hold
+  probe_output out = run_probe(call);
+  check_real_cudnn_from_cache(out);
+  CHECK(listed(out, "CUSHIM_SEARCH_PATH", "skipped_empty") == 32);
+  CHECK(count_outcome(out, "skipped_empty") == 130001);
+  std::string explanation = out.text.substr(out.text.find("--- explain\n"));
+  CHECK(explanation.size() < 32 * 1024);
+  CHECK(explanation.find("    33. CUSHIM_SEARCH_PATH[...]:  -> skipped_empty (129969 more entries of CUSHIM_SEARCH_PATH "
+                         "with this outcome, not listed one by one)\n") != std::string::npos);
+  CHECK(explanation.find("  WARNING: CUSHIM_SEARCH_PATH has 129993 more empty entries, which cushim skipped\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("a 32,767-character entry and non-UTF-8 bytes are looked at, reported, and kept valid in JSON") {

@@ -297,3 +297,30 @@ TEST_CASE("a log callback may call explain() while the library it reports on is 
   CHECK(out.get("cudnn.code") == "ok");
   CHECK(out.get("cudart.code") == "ok");
 }
+
+TEST_CASE("a log callback may call back into cushim: a refused configure() and a missing function do not hang") {
+  probe_call call;
+  call.args = {"--reenter-from-log", "--configure-again"};  // the refusal is logged: explain() then loads the runtime
+  probe_output refused = run_probe(call);                   // a deadlock would end in the probe's timeout
+  INFO(refused.text);
+  CHECK(refused.get("configure_again") == "refused");
+  CHECK(refused.get("cudart.code") == "ok");
+
+  call.args = {"--reenter-from-log", "--create-first"};  // cudnnCreate is missing: its log line calls explain()
+  call.env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_no_create");
+  probe_output missing = run_probe(call);
+  INFO(missing.text);
+  CHECK(missing.get("first.cudnnCreate") == std::to_string(int(CUDNN_STATUS_NOT_SUPPORTED)));
+  CHECK(missing.get("cudart.code") == "ok");
+}
+
+TEST_CASE("a cuDNN call made from the log callback while cuDNN loads gets the fallback once, not for good") {
+  probe_call call;
+  call.args = {"--reenter-from-log"};
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("reentrant.cudnnGetErrorString") ==
+        "cushim: cuDNN is unavailable; cushim::explain() says why and what to do");
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("then.cudnnGetErrorString") == "CUDNN_STATUS_SUCCESS");  // the real cuDNN's text
+}

@@ -2,7 +2,8 @@
 // prints what cushim saw as key=value lines, for test_search_order and test_threads.
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--fail-fast] [--cudnn-file P] [--cudart-file P]
-//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log] [--json]
+//                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
+//                [--reenter-from-log] [--configure-again] [--create-first] [--json]
 //                [--call-convolution] [--convolution-first] [--preload FILE]...
 //                [--mode status | --mode threads N]
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
@@ -36,6 +37,9 @@ struct arguments {
   bool convolution_first = false;
   bool log_to_stderr = false;
   bool explain_from_log = false;
+  bool reenter_from_log = false;
+  bool create_first = false;
+  bool configure_again = false;
   bool print_json = false;
   bool threads_mode = false;
   int thread_count = 0;
@@ -83,6 +87,12 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       continue;
     } else if (arg == "--explain-from-log") {
       a.explain_from_log = true;
+    } else if (arg == "--reenter-from-log") {
+      a.reenter_from_log = true;
+    } else if (arg == "--configure-again") {
+      a.configure_again = true;
+    } else if (arg == "--create-first") {
+      a.create_first = true;
       continue;
     } else if (arg == "--mode" && value(v)) {
       a.threads_mode = v == "threads";
@@ -115,6 +125,19 @@ void log_to_stderr(std::string_view line, void*) { std::cerr << line << '\n'; }
 void explain_from_log(std::string_view line, void*) {
   std::cerr << line << "\n  explain: " << cushim::explain().size() << " chars, json: " << cushim::explain_json().size()
             << " chars\n";
+}
+
+// A log callback that calls back into cushim: on a refused configure() and on a missing
+// function, explain() (which loads the CUDA runtime, not loaded yet); while cuDNN is loading, a
+// cuDNN function, whose re-entrant call gets a fallback that must not stay in its slot.
+std::string reentrant_text;
+void reenter_from_log(std::string_view line, void*) {
+  std::cerr << line << '\n';
+  if (line.find("configure() was called after") != std::string_view::npos ||
+      line.find("is not exported by") != std::string_view::npos) {
+    std::cerr << "  explain: " << cushim::explain().size() << " chars\n";
+  }
+  if (line.find("cushim: cuDNN: searching for") == 0) reentrant_text = cudnnGetErrorString(CUDNN_STATUS_SUCCESS);
 }
 
 // What fake_library_identity() of the loaded copy returns; empty for the real libraries.
@@ -256,6 +279,10 @@ std::string report_parity() {
 }
 
 int run_status(const arguments& a) {
+  if (a.create_first) {
+    cudnnHandle_t handle = nullptr;
+    std::cout << "first.cudnnCreate=" << int(cudnnCreate(&handle)) << '\n';
+  }
   for (const std::string& file : a.preloads) {
     std::cout << "preload=" << (::dlopen(file.c_str(), RTLD_NOW) ? "loaded" : "failed") << '|' << file << '\n';
   }
@@ -264,6 +291,10 @@ int run_status(const arguments& a) {
     std::cout << "configure=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';
   } else if (a.configure) {
     std::cout << "configure=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';
+  }
+  if (a.configure_again) {  // after cuDNN loaded: refused, and the refusal is logged
+    cushim::available(cushim::library::cudnn);
+    std::cout << "configure_again=" << (cushim::configure(a.opts) ? "accepted" : "refused") << '\n';
   }
   if (a.convolution_first) {
     std::string cnn = cushim::detail::sublibrary_file_name("cnn", CUDNN_MAJOR);
@@ -281,6 +312,10 @@ int run_status(const arguments& a) {
   std::cout << "cudnnCreate=" << int(created) << '\n';
   if (a.call_convolution) {  // a cnn function: gated when libcudnn_cnn is unusable
     std::cout << "cudnnConvolutionForward=" << int(call_convolution()) << '\n';
+  }
+  if (a.reenter_from_log) {
+    std::cout << "reentrant.cudnnGetErrorString=" << one_line(reentrant_text) << '\n'
+              << "then.cudnnGetErrorString=" << one_line(cudnnGetErrorString(CUDNN_STATUS_SUCCESS)) << '\n';
   }
   std::cout << "report_parity=" << one_line(report_parity()) << '\n';
   std::cout << "--- explain\n" << cushim::explain();
@@ -411,8 +446,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (a.threads_mode) return run_threads(a);
-  if (a.log_to_stderr || a.explain_from_log) {
-    a.opts.log = a.explain_from_log ? explain_from_log : log_to_stderr;
+  if (a.log_to_stderr || a.explain_from_log || a.reenter_from_log) {
+    a.opts.log = a.reenter_from_log ? reenter_from_log : a.explain_from_log ? explain_from_log : log_to_stderr;
     a.configure = true;
   }
   return run_status(a);

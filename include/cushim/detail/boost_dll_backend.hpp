@@ -28,6 +28,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 namespace boost_dll {
@@ -187,5 +188,6 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

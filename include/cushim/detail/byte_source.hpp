@@ -11,6 +11,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 // How the readers word offsets and sizes in their explanations: "0x1f40", "1 byte", "20 bytes".
 inline std::string hex(std::uint64_t value) {
@@ -67,5 +68,6 @@ class memory_source : public byte_source {
   std::string bytes_;
 };
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

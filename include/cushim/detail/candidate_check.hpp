@@ -9,6 +9,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct candidate_check {
   library_state& lib;
@@ -20,5 +21,6 @@ struct candidate_check {
   bool part_unusable = false;                      // refused because a required sub-library is unusable
 };
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

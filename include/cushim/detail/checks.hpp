@@ -14,6 +14,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 inline void check_driver(report& r) {
   const driver_status& d = r.driver.probe;
@@ -60,11 +61,13 @@ inline report_library gather(library_state& state, const status& st) {
   return lib;
 }
 
+}  // namespace
 }  // namespace detail
 
 const status& status_of(library lib);
 
 namespace detail {
+namespace {
 
 inline report build_report() {
   report r;
@@ -82,5 +85,6 @@ inline report build_report() {
   return r;
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -16,6 +16,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct library_state;
 struct candidate_check;
@@ -152,5 +153,6 @@ inline std::string version_text(const library_descriptor& d, long v) {
 // The CUDA major the program was compiled for: which toolkit folders and builds it needs.
 constexpr int compiled_cuda_major() { return CUDART_VERSION / 1000; }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -6,12 +6,13 @@
 
 #include "../diagnostics.hpp"
 #include "checks.hpp"
+#include "local_binding.hpp"
 #include "platform_texts.hpp"
 
 namespace cushim {
 namespace diagnostics {
 
-driver_info driver() {
+CUSHIM_LOCAL_BINDING driver_info driver() {
   const detail::driver_status& d = detail::driver();
   driver_info info;
   info.found = d.found;
@@ -22,25 +23,25 @@ driver_info driver() {
   return info;
 }
 
-std::vector<library> libraries() {
+CUSHIM_LOCAL_BINDING std::vector<library> libraries() {
   std::vector<library> all;
   for (int i = 0; i < library_count; ++i) all.push_back(library(i));
   return all;
 }
 
-const char* display_name(library lib) { return detail::descriptor_of(lib).display_name; }
+CUSHIM_LOCAL_BINDING const char* display_name(library lib) { return detail::descriptor_of(lib).display_name; }
 
-const char* name_in_sentence(library lib) { return detail::descriptor_of(lib).in_sentence; }
+CUSHIM_LOCAL_BINDING const char* name_in_sentence(library lib) { return detail::descriptor_of(lib).in_sentence; }
 
-std::string version_text(library lib, long version) {
+CUSHIM_LOCAL_BINDING std::string version_text(library lib, long version) {
   return version ? detail::version_text(detail::descriptor_of(lib), version) : "unknown";
 }
 
-std::string cuda_version_text(long version) {
+CUSHIM_LOCAL_BINDING std::string cuda_version_text(long version) {
   return version ? detail::format_version(detail::decode_cuda_version(version), false) : "unknown";
 }
 
-std::vector<reported_problem> problems() {
+CUSHIM_LOCAL_BINDING std::vector<reported_problem> problems() {
   detail::report r = detail::build_report();
   std::vector<reported_problem> all;
   for (const problem& p : r.driver.problems) all.push_back({"driver", p});
@@ -51,7 +52,7 @@ std::vector<reported_problem> problems() {
   return all;
 }
 
-file_dependencies dependencies_of(const std::string& path) {
+CUSHIM_LOCAL_BINDING file_dependencies dependencies_of(const std::string& path) {
   file_dependencies result{path, {}, {}};
   detail::platform::dependency_resolver resolver;
   for (const std::string& name : resolver.needs(path, result.error)) {
@@ -62,7 +63,7 @@ file_dependencies dependencies_of(const std::string& path) {
   return result;
 }
 
-const char* dependency_list_name() { return detail::platform::dependency_list_name; }
+CUSHIM_LOCAL_BINDING const char* dependency_list_name() { return detail::platform::dependency_list_name; }
 
 }  // namespace diagnostics
 }  // namespace cushim

@@ -12,6 +12,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct driver_status {
   bool found = false;
@@ -61,11 +62,13 @@ inline driver_status probe_driver() {
 
 // Probed once. Never destroyed: a report may be asked for at exit.
 inline const driver_status& driver() {
+  static std::mutex* probing = new std::mutex;
   static driver_status* d = nullptr;
-  static std::once_flag once;
-  std::call_once(once, [] { d = new driver_status(probe_driver()); });
+  std::lock_guard<std::mutex> lock(*probing);
+  if (!d) d = new driver_status(probe_driver());
   return *d;
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -20,6 +20,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 enum class elf_error {
   none,
@@ -921,5 +922,6 @@ inline std::uint16_t native_elf_machine() {
 
 inline int native_elf_class() { return sizeof(void*) == 8 ? 64 : 32; }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -12,6 +12,7 @@ namespace cushim {
 std::string explain();
 
 namespace detail {
+namespace {
 
 [[noreturn]] inline void stop_the_process(const char* library_name, const char* function) {
   std::string text = std::string("cushim: ") + function + " cannot reach " + library_name +
@@ -22,5 +23,6 @@ namespace detail {
   std::abort();
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -7,12 +7,14 @@
 #include "api_tables.hpp"
 #include "checks.hpp"
 #include "diagnostics_impl.hpp"
+#include "local_binding.hpp"
 #include "report_json.hpp"
 #include "report_text.hpp"
 #include "stubs.hpp"
 
 namespace cushim {
 namespace detail {
+namespace {
 
 // Loads a shimmed library on first use; a library this build does not shim keeps its "disabled"
 // status and is never loaded.
@@ -21,9 +23,10 @@ inline bool ensure_usable(library lib) {
   return state.desc->shimmed && ensure_loaded(state);
 }
 
+}  // namespace
 }  // namespace detail
 
-bool configure(const options& opts) {
+CUSHIM_LOCAL_BINDING bool configure(const options& opts) {
   detail::shim_state& s = detail::shim();
   bool refused;
   {
@@ -39,14 +42,14 @@ bool configure(const options& opts) {
   return !refused;
 }
 
-bool available(library lib) { return detail::ensure_usable(lib); }
+CUSHIM_LOCAL_BINDING bool available(library lib) { return detail::ensure_usable(lib); }
 
-error_code error_of(library lib) {
+CUSHIM_LOCAL_BINDING error_code error_of(library lib) {
   detail::ensure_usable(lib);
   return detail::state_of(lib).st.code;
 }
 
-const status& status_of(library lib) {
+CUSHIM_LOCAL_BINDING const status& status_of(library lib) {
   detail::library_state& state = detail::state_of(lib);
   detail::ensure_usable(lib);
   detail::list_other_copies(state);
@@ -54,7 +57,7 @@ const status& status_of(library lib) {
   return state.st;
 }
 
-std::string explain() {
+CUSHIM_LOCAL_BINDING std::string explain() {
 #if defined(__cpp_exceptions)
   try {
     return detail::explain_text(detail::build_report());
@@ -66,7 +69,7 @@ std::string explain() {
 #endif
 }
 
-std::string explain_json() {
+CUSHIM_LOCAL_BINDING std::string explain_json() {
 #if defined(__cpp_exceptions)
   try {
     return detail::explain_json_text(detail::build_report());
@@ -78,7 +81,7 @@ std::string explain_json() {
 #endif
 }
 
-const char* to_string(error_code code) {
+CUSHIM_LOCAL_BINDING const char* to_string(error_code code) {
   switch (code) {
     case error_code::ok: return "ok";
     case error_code::not_found: return "not_found";
@@ -93,7 +96,7 @@ const char* to_string(error_code code) {
   return "unknown";
 }
 
-const char* to_string(outcome result) {
+CUSHIM_LOCAL_BINDING const char* to_string(outcome result) {
   switch (result) {
     case outcome::loaded: return "loaded";
     case outcome::reused: return "reused";
@@ -118,7 +121,7 @@ const char* to_string(outcome result) {
   return "unknown";
 }
 
-const char* to_string(library lib) {
+CUSHIM_LOCAL_BINDING const char* to_string(library lib) {
   return int(lib) >= 0 && int(lib) < library_count ? detail::descriptor_of(lib).key : "unknown";
 }
 

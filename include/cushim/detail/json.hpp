@@ -11,6 +11,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 // The length of the well-formed UTF-8 sequence that starts at s[i] (Unicode's table 3-7: no
 // overlong forms, no surrogates, nothing above U+10FFFF), or 0 when there is none. `prefix`
@@ -120,5 +121,6 @@ void append_json_array(std::string& out, const std::vector<T>& items, F each) {
   out += ']';
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -8,6 +8,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 // In library order (cushim::library's values).
 inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor};
@@ -37,5 +38,6 @@ inline shim_state::shim_state() {
   }
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

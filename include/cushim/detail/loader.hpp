@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -21,6 +22,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 class loader {
  public:
@@ -58,9 +60,21 @@ class loader {
 
   void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
 
+  // Every candidate is counted; of the entries of one search list (CUSHIM_SEARCH_PATH[i], PATH[i])
+  // with one outcome, the first listed_per_outcome are recorded and logged one by one, the rest
+  // summed up in finish(): a megabyte of ':' must not become a gigabyte of explanation.
   void record(const candidate& c, outcome result, std::string detail = {}) {
+    ++places_;
+    std::string list = list_of(c.rule);
+    if (!list.empty() && ++list_outcomes_[{list, result}] > listed_per_outcome) return;
     log(c.rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + detail + ")"));
     lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
+  }
+
+  // "CUSHIM_SEARCH_PATH" for "CUSHIM_SEARCH_PATH[12]"; empty for a rule that is not a list entry.
+  static std::string list_of(const std::string& rule) {
+    std::size_t bracket = rule.find('[');
+    return bracket == std::string::npos || rule.back() != ']' ? std::string() : rule.substr(0, bracket);
   }
 
   // The explicit file or folder from options.files or CUSHIM_*_PATH, if one is given.
@@ -295,18 +309,56 @@ class loader {
     return code;
   }
 
+  // After the last listed attempt of each list, one attempt that sums up the entries not listed.
+  void summarise_long_lists() {
+    std::vector<attempt>& attempts = lib_.st.attempts;
+    for (const auto& [key, count] : list_outcomes_) {
+      if (count <= listed_per_outcome) continue;
+      std::size_t after = 0;
+      for (std::size_t i = 0; i < attempts.size(); ++i) {
+        if (list_of(attempts[i].rule) == key.first) after = i + 1;
+      }
+      attempts.insert(attempts.begin() + std::ptrdiff_t(after),
+                      {key.first + "[...]", "", key.second,
+                       std::to_string(count - listed_per_outcome) + " more entries of " + key.first +
+                           " with this outcome, not listed one by one"});
+    }
+  }
+
+  // A warning per skipped entry of a search list, the first few of each kind one by one.
+  void warn_skipped_entries() {
+    std::map<std::pair<std::string, outcome>, std::size_t> warned;
+    for (const attempt& a : lib_.st.attempts) {
+      if (a.result != outcome::skipped_relative && a.result != outcome::skipped_empty) continue;
+      std::string list = list_of(a.rule).empty() ? a.rule : list_of(a.rule);
+      if (a.path.empty() && a.rule == list + "[...]") continue;  // a summary, warned about below
+      if (++warned[{list, a.result}] > warned_per_kind) continue;
+      lib_.st.problems.push_back(
+          {error_code::ok, false,
+           a.rule +
+               (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
+                                                   : " has a relative entry '" + a.path + "'") +
+               ", which cushim skipped",
+           "", a.detail, "use absolute folders only in " + list});
+    }
+    for (const auto& [key, count] : list_outcomes_) {
+      if ((key.second != outcome::skipped_empty && key.second != outcome::skipped_relative) || count <= warned_per_kind)
+        continue;
+      bool empty = key.second == outcome::skipped_empty;
+      lib_.st.problems.push_back({error_code::ok, false,
+                                  key.first + " has " + std::to_string(count - warned_per_kind) + " more " +
+                                      (empty ? "empty" : "relative") + " entries, which cushim skipped",
+                                  "",
+                                  empty ? "an empty entry means the current folder to the system loader; never searched"
+                                        : "relative entries depend on the current folder; never searched",
+                                  "use absolute folders only in " + key.first});
+    }
+  }
+
   void finish() {
     status& st = lib_.st;
-    for (const attempt& a : st.attempts) {
-      if (a.result == outcome::skipped_relative || a.result == outcome::skipped_empty) {
-        st.problems.push_back({error_code::ok, false,
-                               a.rule +
-                                   (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
-                                                                       : " has a relative entry '" + a.path + "'") +
-                                   ", which cushim skipped",
-                               "", a.detail, "use absolute folders only in " + a.rule.substr(0, a.rule.find('['))});
-      }
-    }
+    summarise_long_lists();
+    warn_skipped_entries();
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
       st.problems.push_back(unavailable_problem(st.code));
@@ -317,7 +369,7 @@ class loader {
   problem unavailable_problem(error_code code) const {
     std::string name = d_.display_name;
     std::string what = name + " " + std::to_string(d_.compiled_major) + " is unavailable: no usable " +
-                       compiled_file_name(d_) + " in " + std::to_string(lib_.st.attempts.size()) + " places searched";
+                       compiled_file_name(d_) + " in " + std::to_string(places_) + " places searched";
     std::string why, fix;
     switch (code) {
       case error_code::version_mismatch:
@@ -344,10 +396,15 @@ class loader {
     return {code, true, what, "", why, fix};
   }
 
+  static constexpr std::size_t listed_per_outcome = 32;  // attempts of one list and outcome recorded one by one
+  static constexpr std::size_t warned_per_kind = 8;      // skipped entries of one list and kind warned about one by one
+
   library_state& lib_;
   const library_descriptor& d_;
   const options& opts_;
   seen_files seen_;
+  std::size_t places_ = 0;
+  std::map<std::pair<std::string, outcome>, std::size_t> list_outcomes_;
   bool mismatch_seen_ = false;
   bool part_failure_ = false;
   std::string version_source_;
@@ -385,42 +442,49 @@ inline void list_other_copies(library_state& lib) {
 }
 
 // The libraries this thread is loading right now (one bit each), so a log callback that calls
-// explain() or status_of() sees the state so far instead of waiting on its own call_once.
+// explain() or status_of() sees the state so far instead of waiting on its own load.
 inline thread_local unsigned loading_on_this_thread = 0;
+
+// Whether this thread is inside the library's load (a call from the log callback).
+inline bool loading_on_this_thread_now(const library_state& lib) {
+  return (loading_on_this_thread & (1u << unsigned(lib.desc->id))) != 0;
+}
 
 // Loads on first use from any thread; later calls return at once.
 inline bool ensure_loaded(library_state& lib) {
   if (lib.loaded.load(std::memory_order_acquire)) return true;
   const unsigned bit = 1u << unsigned(lib.desc->id);
   if (loading_on_this_thread & bit) return false;
-  std::call_once(lib.once, [&lib, bit] {
-    loading_on_this_thread |= bit;
-    shim_state& s = shim();
-    s.started.store(true);
-    options opts;
-    {
-      std::lock_guard<std::mutex> lock(s.options_mutex);
-      opts = s.opts;
-    }
-    const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
-    lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
+  std::lock_guard<std::mutex> lock(lib.load_mutex);
+  if (lib.load_attempted) return lib.loaded.load(std::memory_order_acquire);
+  lib.load_attempted = true;
+  loading_on_this_thread |= bit;
+  shim_state& s = shim();
+  s.started.store(true);
+  options opts;
+  {
+    std::lock_guard<std::mutex> options_lock(s.options_mutex);
+    opts = s.opts;
+  }
+  const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
+  lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
 #if defined(__cpp_exceptions)
-    try {
-      loader(lib, opts).run();
-    } catch (...) {
-      lib.st.code = error_code::load_failed;
-      lib.st.problems.push_back({error_code::load_failed, true,
-                                 "cushim stopped while loading (out of memory, or the "
-                                 "log callback threw)",
-                                 "", "", "see the log lines before this one"});
-    }
-#else
+  try {
     loader(lib, opts).run();
+  } catch (...) {
+    lib.st.code = error_code::load_failed;
+    lib.st.problems.push_back({error_code::load_failed, true,
+                               "cushim stopped while loading (out of memory, or the "
+                               "log callback threw)",
+                               "", "", "see the log lines before this one"});
+  }
+#else
+  loader(lib, opts).run();
 #endif
-    loading_on_this_thread &= ~bit;
-  });
+  loading_on_this_thread &= ~bit;
   return lib.loaded.load(std::memory_order_acquire);
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -10,6 +10,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 // How the library whose dependencies are walked gets loaded, which decides where the system
 // looks for them (only Windows tells the two apart).
@@ -69,5 +70,6 @@ inline void append_through(std::vector<missing_dependency>& result, const std::s
   }
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

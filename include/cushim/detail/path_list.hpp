@@ -11,6 +11,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 using platform::is_absolute_path;
 
@@ -65,5 +66,6 @@ inline std::string file_name_of(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

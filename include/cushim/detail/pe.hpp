@@ -17,6 +17,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 enum class pe_error {
   none,
@@ -821,5 +822,6 @@ inline std::uint16_t native_pe_machine() {
 #endif
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The loads go through the system loader itself (native), or through Boost.DLL.
@@ -29,6 +30,7 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
 #endif
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
 

@@ -6,6 +6,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 enum class file_state { regular, absent, folder_absent, not_a_file, unreadable };
@@ -34,5 +35,6 @@ struct basic_load_result {
 };
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -11,6 +11,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct report_driver {
   driver_status probe;
@@ -39,5 +40,6 @@ struct report {
   }
 };
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

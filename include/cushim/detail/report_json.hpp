@@ -9,6 +9,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 inline void append_json_attempts(std::string& out, const std::vector<attempt>& attempts) {
   append_json_array(out, attempts, [&](const attempt& a) {
@@ -90,5 +91,6 @@ inline std::string explain_json_text(const report& r) {
   return out;
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -7,6 +7,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 inline void append_problem(std::string& out, const problem& p) {
   out += std::string("  ") + (p.fatal ? "ERROR" : "WARNING") + ": " + p.what + "\n";
@@ -103,5 +104,6 @@ inline std::string explain_text(const report& r) {
   return out;
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

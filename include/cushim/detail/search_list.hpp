@@ -15,6 +15,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct candidate {
   std::string rule;  // which rule produced it, e.g. "CUDNN_PATH/lib64"
@@ -103,5 +104,6 @@ inline void add_leading_rules(candidate_list& list, const search_inputs& in) {
   if (!module_dir.empty() && module_dir != exe_dir) list.add_dir("cushim module's folder", module_dir);
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

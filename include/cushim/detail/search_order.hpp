@@ -12,6 +12,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 inline std::vector<candidate> search_candidates(const library_descriptor& d, const search_inputs& in) {
   candidate_list list(compiled_file_name(d));
@@ -21,5 +22,6 @@ inline std::vector<candidate> search_candidates(const library_descriptor& d, con
   return list.take();
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -12,12 +12,15 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct library_state {
   const library_descriptor* desc = nullptr;
   status st;
   platform::library_handle handle = nullptr;
-  std::once_flag once;
+  std::mutex load_mutex;  // the first use loads; the others wait for it (not std::call_once, whose
+                          // machinery libstdc++ shares between every module of the process)
+  bool load_attempted = false;
   std::atomic<bool> loaded{false};
   bool fail_fast = false;    // set once, while loading (options.fail_fast or CUSHIM_FAIL_FAST=1)
   std::mutex missing_mutex;  // functions the loaded copy lacks, or whose sub-library is unusable
@@ -57,6 +60,20 @@ inline void log_line(const options& opts, const std::string& line) {
   if (opts.log) opts.log(line, opts.log_context);
 }
 
+// One line to the configured log callback, called with no lock held: it may call back into
+// cushim (explain(), a cudnn* function), which takes those locks itself.
+inline void log_event(const std::string& line) {
+  shim_state& s = shim();
+  log_function log;
+  void* context;
+  {
+    std::lock_guard<std::mutex> lock(s.options_mutex);
+    log = s.opts.log;
+    context = s.opts.log_context;
+  }
+  if (log) log(line, context);
+}
+
 // Reports a refused call or similar event that happens after loading started.
 inline void add_note(const std::string& text) {
   shim_state& s = shim();
@@ -64,9 +81,9 @@ inline void add_note(const std::string& text) {
     std::lock_guard<std::mutex> lock(s.notes_mutex);
     s.notes.push_back(text);
   }
-  std::lock_guard<std::mutex> lock(s.options_mutex);
-  log_line(s.opts, "cushim: " + text);
+  log_event("cushim: " + text);
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -10,10 +10,12 @@
 
 #include "fail_fast.hpp"
 #include "libraries.hpp"
+#include "local_binding.hpp"
 #include "loader.hpp"
 
 namespace cushim {
 namespace detail {
+namespace {
 
 enum class failure { library_unavailable, function_missing };
 
@@ -24,15 +26,29 @@ inline bool names_one_of(const fixed_list<const char*>& names, const char* name)
   return false;
 }
 
-inline platform::any_function resolve(library lib, const char* name, const char* group,
-                                      platform::any_function unavailable, platform::any_function missing) {
+// What a stub's first call found: the function to call, and whether it stays in the slot.
+struct resolution {
+  platform::any_function function;
+  bool final;  // false for a call made while its library is loading on this thread (from the log
+               // callback): it gets the fallback this once, and the next call resolves again
+};
+
+inline resolution resolve(library lib, const char* name, const char* group, platform::any_function unavailable,
+                          platform::any_function missing) {
   library_state& state = state_of(lib);
   const library_descriptor& d = *state.desc;
-  if (!ensure_loaded(state) || (d.hooks.blocks_call && d.hooks.blocks_call(state, name, group))) {
+  if (!ensure_loaded(state)) {
+    if (loading_on_this_thread_now(state)) return {unavailable, false};
     if (state.fail_fast) stop_the_process(d.display_name, name);
-    return unavailable;
+    return {unavailable, true};
   }
-  if (platform::any_function f = platform::find_symbol(state.handle, name)) return d.hooks.wrap ? d.hooks.wrap(name, f) : f;
+  if (d.hooks.blocks_call && d.hooks.blocks_call(state, name, group)) {
+    if (state.fail_fast) stop_the_process(d.display_name, name);
+    return {unavailable, true};
+  }
+  if (platform::any_function f = platform::find_symbol(state.handle, name)) {
+    return {d.hooks.wrap ? d.hooks.wrap(name, f) : f, true};
+  }
   bool first = false;
   {
     std::lock_guard<std::mutex> lock(state.missing_mutex);
@@ -42,11 +58,10 @@ inline platform::any_function resolve(library lib, const char* name, const char*
     first = !known;
   }
   if (first) {
-    std::lock_guard<std::mutex> lock(shim().options_mutex);
-    log_line(shim().opts, std::string("cushim: ") + d.display_name + ": " + name + " is not exported by " +
-                              state.st.path + "; calls to it return the 'not supported' fallback");
+    log_event(std::string("cushim: ") + d.display_name + ": " + name + " is not exported by " + state.st.path +
+              "; calls to it return the 'not supported' fallback");
   }
-  return missing;
+  return {missing, true};
 }
 
 // The value a function returns when it cannot reach the real library (README.md, "Error codes").
@@ -92,6 +107,7 @@ struct fallback {
   }
 };
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
 
@@ -128,16 +144,19 @@ struct fallback {
     std::atomic<cushim_fn_t> cushim_slot{&cushim_resolve};                                                     \
     ret conv cushim_resolve params {                                                                           \
       using ::cushim::detail::platform::any_function;                                                          \
-      auto cushim_f = reinterpret_cast<cushim_fn_t>(                                                           \
+      ::cushim::detail::resolution cushim_r =                                                                  \
           ::cushim::detail::resolve(::cushim::library::lib, #name, #group,                                     \
                                     reinterpret_cast<any_function>(&cushim_unavailable),                       \
-                                    reinterpret_cast<any_function>(&cushim_missing)));                         \
-      cushim_slot.store(cushim_f, std::memory_order_release);                                                  \
+                                    reinterpret_cast<any_function>(&cushim_missing));                          \
+      auto cushim_f = reinterpret_cast<cushim_fn_t>(cushim_r.function);                                        \
+      if (cushim_r.final) cushim_slot.store(cushim_f, std::memory_order_release);                              \
       return cushim_f args;                                                                                    \
     }                                                                                                          \
   }                                                                                                            \
   }                                                                                                            \
-  extern "C" ret conv name params { return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args; }
+  extern "C" CUSHIM_LOCAL_BINDING ret conv name params {                                                      \
+    return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args;                                  \
+  }
 
 // Every table line is CUSHIM_API(library, group, ...); the library's descriptor file defines
 // CUSHIM_API_<library>, which reads its group column (libraries/*.hpp).

@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 using platform::sublibrary_finder;
 
@@ -102,5 +103,6 @@ inline const sublibrary* sublibrary_for(const std::vector<sublibrary>& subs, con
   return nullptr;
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -11,6 +11,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct sublibrary_spec {
   const char* name;            // as in the file name and the tables' sub-library column
@@ -59,5 +60,6 @@ inline long cudnn_version_from_text(const char* text) {
 
 inline std::string cudnn_version_text(long v) { return v ? format_version(decode_cudnn_version(v), true) : "unknown"; }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

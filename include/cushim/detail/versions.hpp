@@ -6,6 +6,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 struct version_parts {
   int major = 0, minor = 0, patch = 0;
@@ -47,5 +48,6 @@ inline std::string format_version(version_parts p, bool with_patch) {
   return s;
 }
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

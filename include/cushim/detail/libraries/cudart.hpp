@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 template <>
 struct fallback_status<cudaError_t> {
@@ -109,6 +110,7 @@ inline constexpr library_descriptor cudart_descriptor{
     cudart_zeroed_outputs,
     {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check}};
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
 

@@ -16,6 +16,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 template <>
 struct fallback_status<cudnnStatus_t> {
@@ -237,6 +238,7 @@ inline constexpr library_descriptor cudnn_descriptor{
     {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build,
      nullptr, &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
 

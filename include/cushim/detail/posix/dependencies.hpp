@@ -19,6 +19,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The folders glibc's loader searches after LD_LIBRARY_PATH and the cache.
@@ -197,5 +198,6 @@ class dependency_resolver {
 };
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -10,6 +10,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 inline const char* driver_file_name() { return "libcuda.so.1"; }
@@ -41,5 +42,6 @@ inline std::vector<candidate> driver_candidates() {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

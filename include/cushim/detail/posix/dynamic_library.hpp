@@ -12,6 +12,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 using library_handle = void*;
@@ -127,5 +128,6 @@ inline any_function find_symbol(library_handle h, const char* name) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

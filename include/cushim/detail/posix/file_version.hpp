@@ -7,6 +7,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // When the version function reports 0: the major of the file name that was searched for
@@ -20,5 +21,6 @@ inline long version_from_file(const std::string&, const library_descriptor& d, s
 inline outcome check_identity(const std::string&, const library_descriptor&, std::string&) { return outcome::loaded; }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -18,6 +18,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
@@ -123,5 +124,6 @@ inline std::vector<std::string> list_folder(const std::string& path) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

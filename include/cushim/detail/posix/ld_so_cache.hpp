@@ -15,6 +15,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The entry flags glibc writes for a 64-bit library of this process's architecture.
@@ -133,5 +134,6 @@ inline std::string_view system_ld_so_cache() {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -5,6 +5,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 constexpr bool windows_names = false;  // which name a descriptor's os_text gives
@@ -15,5 +16,6 @@ constexpr bool quoted_list_entries = false;  // a list entry in quotes is a name
 inline bool is_absolute_path(std::string_view p) { return !p.empty() && p[0] == '/'; }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // <root>, <root>/lib64, <root>/lib for an install-root variable.
@@ -75,5 +76,6 @@ inline void add_system_rules(candidate_list& list, const library_descriptor& d) 
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

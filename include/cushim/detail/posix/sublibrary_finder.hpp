@@ -12,6 +12,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // "libcudnn_ops.so.9.19.0" -> 91900; 0 when the name carries no full version.
@@ -67,5 +68,6 @@ class sublibrary_finder {
 };
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -16,6 +16,7 @@ extern char** environ;
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 inline const char* get_environment(const char* name) { return std::getenv(name); }
@@ -53,5 +54,6 @@ inline std::string module_path_of(const void* address) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -5,6 +5,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The variable through which the system loader's own search is extended.
@@ -17,5 +18,6 @@ constexpr const char* dependency_list_name = "DT_NEEDED";
 inline std::string linked_with(const char* link_name) { return std::string("-l") + link_name; }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

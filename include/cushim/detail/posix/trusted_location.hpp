@@ -10,6 +10,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 inline bool trusted_location(const std::string& path, std::string& why) {
@@ -32,5 +33,6 @@ inline bool trusted_location(const std::string& path, std::string& why) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

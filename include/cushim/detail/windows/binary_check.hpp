@@ -8,6 +8,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // `loaded` means usable; otherwise bad_format or wrong_architecture with the reason in detail.
@@ -27,5 +28,6 @@ inline outcome inspect_file(const std::string& path, std::string& detail) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

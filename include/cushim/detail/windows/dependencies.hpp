@@ -16,6 +16,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // API sets (api-ms-win-*, ext-ms-*) are resolved by the system from its schema, never from a file.
@@ -186,5 +187,6 @@ class dependency_resolver {
 };
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -9,6 +9,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 inline const char* driver_file_name() { return "nvcuda.dll"; }
@@ -36,5 +37,6 @@ inline std::vector<candidate> driver_candidates() {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -10,6 +10,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 using library_handle = HMODULE;
@@ -116,5 +117,6 @@ inline any_function find_symbol(library_handle h, const char* name) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -10,6 +10,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The version a DLL's version resource gives in the library's encoding, or 0. Both forms are
@@ -57,5 +58,6 @@ inline outcome check_identity(const std::string& path, const library_descriptor&
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -12,6 +12,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 inline std::string file_error_text(DWORD code) {
@@ -156,5 +157,6 @@ inline std::vector<std::string> list_folder(const std::string& path) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -5,6 +5,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 constexpr bool windows_names = true;  // which name a descriptor's os_text gives
@@ -19,5 +20,6 @@ inline bool is_absolute_path(std::string_view p) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

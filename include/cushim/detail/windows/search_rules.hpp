@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // <root>\bin\<cuda major>.<minor>[\x64]: the layout of an installer that ships one build per CUDA
@@ -133,5 +134,6 @@ inline void add_system_rules(candidate_list& list, const library_descriptor& d) 
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 class sublibrary_finder {
@@ -59,5 +60,6 @@ class sublibrary_finder {
 };
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -11,6 +11,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // Values are kept for the life of the process (one copy per distinct value), so the pointer
@@ -97,5 +98,6 @@ inline std::string system_folder() { return system_named_folder(::GetSystemDirec
 inline std::string windows_folder() { return system_named_folder(::GetWindowsDirectoryW); }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -5,6 +5,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The variable through which the system loader's own search is extended.
@@ -17,5 +18,6 @@ constexpr const char* dependency_list_name = "import tables";
 inline std::string linked_with(const char* link_name) { return std::string("the import library ") + link_name + ".lib"; }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -16,6 +16,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 // The rights that let someone replace a file, or put a new one into a folder.
@@ -107,5 +108,6 @@ inline bool trusted_location(const std::string& path, std::string& why) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -7,6 +7,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 namespace platform {
 
 inline std::wstring to_utf16(const std::string& text) {
@@ -47,5 +48,6 @@ inline std::string system_message(DWORD code) {
 }
 
 }  // namespace platform
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
