@@ -135,3 +135,22 @@ TEST_CASE("CUSHIM_TRUSTED_DIRS_ONLY=1 refuses a library other users could have p
   probe_output relaxed = run_probe(call);
   CHECK(relaxed.get("cudnn.path") == planted);
 }
+
+TEST_CASE("a /proc file named as the library is not called empty: it says 0 bytes but reads otherwise") {
+  const std::string pseudo_file =
+      "not a regular file with a size: the system says 0 bytes, but it reads otherwise (a /proc or /sys file)";
+  for (const char* path : {"/proc/self/environ", "/proc/self/mem"}) {
+    CAPTURE(path);
+    probe_call call;
+    call.env["CUSHIM_CUDNN_PATH"] = path;
+    probe_output out = run_probe(call);
+    CHECK(out.get("cudnn.code") == "override_failed");
+    CHECK(joined(out.all("cudnn.attempt")) == joined({std::string("CUSHIM_CUDNN_PATH|") + path + "|bad_format|" + pseudo_file}));
+  }
+  temp_tree tree;
+  probe_call call;
+  call.env["CUSHIM_CUDNN_PATH"] = tree.write_file("empty/" + cudnn_file, "");  // a real empty file still is one
+  probe_output out = run_probe(call);
+  CHECK(joined(out.all("cudnn.attempt")) ==
+        joined({"CUSHIM_CUDNN_PATH|" + tree.path("empty/" + cudnn_file) + "|bad_format|not a shared library: file is empty"}));
+}

@@ -97,3 +97,14 @@ TEST_CASE("racing first calls when the override is an empty folder: every thread
   race(env, {"", "", "0", std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)),
              "cushim: cuDNN is unavailable; cushim::explain() says why and what to do"});
 }
+
+TEST_CASE("fork() while another thread loads cuDNN: the child sees the load finished, not half of it") {
+  test_support::probe_call call;
+  call.args = {"--mode", "fork"};
+  test_support::probe_output out = test_support::run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("child.exit") == "0");  // a child waiting on the parent's load lock is ended by its alarm
+  CHECK(out.get("child.cudnn.code") == "ok");
+  CHECK(out.get("child.cudnn.attempts") == out.get("parent.cudnn.attempts"));
+  CHECK(out.get("parent.cudnn.code") == "ok");
+}

@@ -5,7 +5,7 @@
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
 //                [--reenter-from-log] [--configure-again] [--create-first] [--json]
 //                [--call-convolution] [--convolution-first] [--preload FILE]...
-//                [--mode status | --mode threads N]
+//                [--mode status | --mode threads N | --mode fork]
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
 // --convolution-first calls cudnnGetVersion and cudnnConvolutionForward before asking for any
 // status, and says whether cuDNN's cnn sub-library was in the process before and after.
@@ -14,8 +14,11 @@
 #include <cushim/diagnostics.hpp>
 
 #include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,6 +45,7 @@ struct arguments {
   bool configure_again = false;
   bool print_json = false;
   bool threads_mode = false;
+  bool fork_mode = false;
   int thread_count = 0;
   std::vector<std::string> preloads;
 };
@@ -96,7 +100,8 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       continue;
     } else if (arg == "--mode" && value(v)) {
       a.threads_mode = v == "threads";
-      if (!a.threads_mode && v != "status") return false;
+      a.fork_mode = v == "fork";
+      if (!a.threads_mode && !a.fork_mode && v != "status") return false;
       std::string count;
       if (a.threads_mode && !value(count)) return false;
       a.thread_count = std::atoi(count.c_str());
@@ -323,6 +328,39 @@ int run_status(const arguments& a) {
   return 0;
 }
 
+// --mode fork: a thread starts cuDNN's first load, whose log callback holds it for a moment;
+// meanwhile the main thread forks. The child must see the load finished, not a half-done search
+// it would wait for forever (an alarm ends it then).
+std::atomic<bool> load_started{false};
+void slow_log(std::string_view line, void*) {
+  if (line.find("cushim: cuDNN: searching for") != 0) return;
+  load_started.store(true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+int run_fork(arguments a) {
+  a.opts.log = slow_log;
+  cushim::configure(a.opts);
+  std::thread loading([] { cudnnGetVersion(); });
+  while (!load_started.load()) std::this_thread::yield();
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::alarm(10);
+    const cushim::status& st = cushim::status_of(cushim::library::cudnn);
+    std::printf("child.cudnn.code=%s\nchild.cudnn.attempts=%zu\n", cushim::to_string(st.code), st.attempts.size());
+    std::fflush(stdout);
+    ::_exit(0);
+  }
+  loading.join();
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  const cushim::status& st = cushim::status_of(cushim::library::cudnn);
+  std::cout << "child.exit=" << (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status)) : "signal " + std::to_string(WTERMSIG(status)))
+            << "\nparent.cudnn.code=" << cushim::to_string(st.code) << "\nparent.cudnn.attempts=" << st.attempts.size()
+            << '\n';
+  return 0;
+}
+
 // Counts the "searching for" line the loader logs once when it starts a library's search.
 struct search_counts {
   std::atomic<int> cudnn{0}, cudart{0}, other{0};
@@ -442,10 +480,11 @@ int main(int argc, char** argv) {
     std::cerr << "usage: cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]\n"
                  "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log] "
                  "[--explain-from-log] [--call-convolution]\n"
-                 "                    [--mode status | --mode threads N]\n";
+                 "                    [--mode status | --mode threads N | --mode fork]\n";
     return 2;
   }
   if (a.threads_mode) return run_threads(a);
+  if (a.fork_mode) return run_fork(a);
   if (a.log_to_stderr || a.explain_from_log || a.reenter_from_log) {
     a.opts.log = a.reenter_from_log ? reenter_from_log : a.explain_from_log ? explain_from_log : log_to_stderr;
     a.configure = true;

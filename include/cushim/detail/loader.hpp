@@ -450,16 +450,34 @@ inline bool loading_on_this_thread_now(const library_state& lib) {
   return (loading_on_this_thread & (1u << unsigned(lib.desc->id))) != 0;
 }
 
+// The fork handlers of this module's loads (fork_gate.hpp), registered with the first load.
+inline void wait_for_loads_before_fork() {
+  int own = 0;
+  for (unsigned bits = loading_on_this_thread; bits; bits &= bits - 1) ++own;
+  shim().forks.before_fork(own);
+}
+inline void open_loads_in_parent() { shim().forks.after_fork_in_parent(); }
+inline void open_loads_in_child() { shim().forks.after_fork_in_child(); }
+
 // Loads on first use from any thread; later calls return at once.
 inline bool ensure_loaded(library_state& lib) {
   if (lib.loaded.load(std::memory_order_acquire)) return true;
   const unsigned bit = 1u << unsigned(lib.desc->id);
   if (loading_on_this_thread & bit) return false;
+  shim_state& s = shim();
+  static const bool fork_handlers = (platform::on_fork(&wait_for_loads_before_fork, &open_loads_in_parent,
+                                                       &open_loads_in_child),
+                                     true);
+  (void)fork_handlers;
+  struct gate_pass {
+    fork_gate& gate;
+    ~gate_pass() { gate.leave(); }
+  } pass{s.forks};
+  s.forks.enter(loading_on_this_thread != 0);
   std::lock_guard<std::mutex> lock(lib.load_mutex);
   if (lib.load_attempted) return lib.loaded.load(std::memory_order_acquire);
   lib.load_attempted = true;
   loading_on_this_thread |= bit;
-  shim_state& s = shim();
   s.started.store(true);
   options opts;
   {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "descriptor.hpp"
+#include "fork_gate.hpp"
 #include "search_list.hpp"
 
 namespace cushim {
@@ -46,6 +47,7 @@ struct shim_state {
   std::mutex notes_mutex;  // refused configure() calls and the like
   std::vector<std::string> notes;
   library_state libraries[library_count];
+  fork_gate forks;
 };
 
 // Never destroyed: stubs may be called from other objects' destructors at exit.

@@ -68,6 +68,11 @@ class file_source : public byte_source {
       return;
     }
     size_ = std::uint64_t(st.st_size);
+    if (size_ == 0 && !reads_as_empty()) {
+      error_ = "not a regular file with a size: the system says 0 bytes, but it reads otherwise (a /proc or /sys file)";
+      ::close(fd_);
+      fd_ = -1;
+    }
   }
   ~file_source() override {
     if (fd_ >= 0) ::close(fd_);
@@ -76,6 +81,11 @@ class file_source : public byte_source {
   file_source& operator=(const file_source&) = delete;
 
   bool ok() const { return fd_ >= 0; }
+  // /proc/self/environ says 0 bytes and reads as text; /proc/self/mem says 0 bytes and fails.
+  bool reads_as_empty() const {
+    char byte;
+    return ::pread(fd_, &byte, 1, 0) == 0;
+  }
   const std::string& error() const { return error_; }
   std::uint64_t size() const override { return size_; }
   bool read(std::uint64_t offset, void* out, std::size_t n) const override {

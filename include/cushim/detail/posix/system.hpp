@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <link.h>
 #include <unistd.h>
 
@@ -33,6 +34,11 @@ inline std::vector<std::string> environment_names() {
 
 // Linux lists hold no variable references.
 inline std::string expand_environment(const std::string& text) { return text; }
+
+// Handlers run around fork() by the forking thread (removed by glibc when a module is unloaded).
+inline void on_fork(void (*prepare)(), void (*in_parent)(), void (*in_child)()) {
+  ::pthread_atfork(prepare, in_parent, in_child);
+}
 
 inline std::string executable_path() {
   std::vector<char> buf(4096);
