@@ -408,6 +408,17 @@ if have hyperfine; then
       --runs "$proc_runs" --export-json "$build/hf/doctor_$e.json" "${cmds[@]}" >>"$build/logs/doctor.log" 2>&1
     unset -n envref
   done
+  # What two situations cost the first use of both libraries (env hinted): every candidate
+  # probed in a child process first (probe_in_child), and a CUSHIM_SEARCH_PATH of 10,000 entries
+  # (absent, empty, relative and repeated folders).
+  long_list=$(python3 -c "print(':'.join(['/n%d' % i, '', 'r', '/tmp'][i % 4] for i in range(10000)))")
+  b=$build/bin/gcc/first_use_cushim
+  if [ -x "$b" ]; then
+    "${env_hinted[@]}" "$(command -v hyperfine)" -N --warmup "$proc_warmup" --runs "$proc_runs" \
+      --export-json "$build/hf/situations.json" -n "plain" "$b both" \
+      -n "probe_in_child" "env CUSHIM_PROBE_IN_CHILD=1 $b both" \
+      -n "search_path_10000" "env CUSHIM_SEARCH_PATH=$long_list $b both" >>"$build/logs/first_use.log" 2>&1
+  fi
   for e in hinted bare; do
     envname=env_$e
     declare -n envref=$envname

@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
     std::fputs(usage, stdout);
     return 0;
   }
+  args.options.probe_in_child = true;  // a candidate that crashes or hangs must not take the doctor down
   cushim::configure(args.options);
   doctor::findings found = doctor::examine();
   std::string report = args.json ? doctor::json_report(found) : doctor::text_report(found);

@@ -338,3 +338,25 @@ TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
     CHECK(contains(bad.err, "usage: "));
   }
 }
+
+TEST_CASE("a candidate that crashes, hangs or exits does not take the doctor down: it is named, and --json is whole") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"crashing_segv", "crashed with SIGSEGV in cudnnGetVersion"},
+      {"crashing_loop", "did not finish in 1000 ms in cudnnGetVersion"},
+      {"crashing_constructor_exit", "ended the process (exit status 3) while loading"}};
+  for (const auto& [folder, how] : cases) {
+    CAPTURE(folder);
+    environment env = clean_environment();
+    env["CUSHIM_SEARCH_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/" + folder;
+    env["CUSHIM_PROBE_TIMEOUT_MS"] = "1000";
+    process_result r = run(doctor, {"--json"}, env);
+    INFO(r.out << r.err);
+    key_values json = parsed_json(r.out);
+    CHECK(json.get("cushim.libraries[1].attempts[0].outcome") == quoted("crashed"));
+    CHECK(json.get("cushim.libraries[1].attempts[0].detail") ==
+          quoted(how + ", in a child process (probe_in_child); never loaded in this one"));
+    CHECK(json.get("cushim.libraries[1].path") == quoted(ldconfig_path_of(cudnn_file)));  // the search went on
+    CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
+    if (!has_driver) CHECK(r.exit_code == 2);
+  }
+}

@@ -470,3 +470,26 @@ TEST_CASE("configure() after loading is refused and explain() says so") {
                       "it before the first cudnn*/cuda* call, available(), status_of() or explain()\n") !=
         std::string::npos);
 }
+
+TEST_CASE("probe_in_child: a copy that crashes, aborts, hangs or exits in a child is named and passed over") {
+  const std::string version_function = "cudnnGetVersion";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"crashing_segv", "crashed with SIGSEGV in " + version_function},
+      {"crashing_abort", "crashed with SIGABRT in " + version_function},
+      {"crashing_loop", "did not finish in 1000 ms in " + version_function},
+      {"crashing_constructor_exit", "ended the process (exit status 3) while loading"}};
+  for (const auto& [folder, how] : cases) {
+    CAPTURE(folder);
+    probe_call call;
+    call.env["CUSHIM_SEARCH_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/" + folder;
+    call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+    call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "1000";
+    probe_output out = run_probe(call);
+    INFO(out.text);
+    check_real_cudnn_from_cache(out);  // the search went on to the real cuDNN
+    const std::string detail = how + ", in a child process (probe_in_child); never loaded in this one";
+    CHECK(out.all("cudnn.attempt").at(0) == "CUSHIM_SEARCH_PATH[0]|" + fixture(folder) + "|crashed|" + detail);
+    CHECK(joined(out.all("cudnn.problem")) ==
+          joined({"ok|0|a copy of cuDNN that CUSHIM_SEARCH_PATH[0] found crashed, ended the process or hung when loaded"}));
+  }
+}

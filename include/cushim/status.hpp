@@ -36,6 +36,7 @@ enum class outcome {
   shadowed,             // other_copies: a copy later in the search, never loaded
   other_major,          // other_copies: the library of another major version in a searched folder
   untrusted_location,   // trusted_dirs_only: the file or its folder is writable by other users
+  crashed,              // probe_in_child: in a child process it crashed, ended the process or hung; never loaded here
 };
 
 // One place cushim looked at: a candidate file, or an entry of a search list it skipped.
@@ -101,6 +102,10 @@ struct options {
   bool use_environment = true;     // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
   bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
   bool fail_fast = false;  // a call that cannot reach its library prints explain() and aborts (CUSHIM_FAIL_FAST=1)
+  // Load and check each candidate in a child process first, and load here only a copy that
+  // passed there (also CUSHIM_PROBE_IN_CHILD=1). Linux; Windows loads in this process.
+  bool probe_in_child = false;
+  int probe_timeout_ms = 10000;  // a child that takes longer is killed (also CUSHIM_PROBE_TIMEOUT_MS)
   version_policy policy = version_policy::same_major_newer_minor;
   log_function log = nullptr;
   void* log_context = nullptr;

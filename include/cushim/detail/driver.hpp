@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "child_probe.hpp"
 #include "os.hpp"
+#include "state.hpp"
 #include "search_list.hpp"
 #include CUSHIM_OS_DRIVER_FILES
 
@@ -21,10 +23,42 @@ struct driver_status {
   std::vector<attempt> attempts;
 };
 
+// cuDriverGetVersion: the newest CUDA the driver supports; it works before cuInit.
+inline int driver_cuda_version(platform::library_handle h) {
+  using get_version = int (*)(int*);  // CUresult cuDriverGetVersion(int*)
+  int version = 0;
+  if (platform::any_function f = platform::find_symbol(h, "cuDriverGetVersion")) {
+    reinterpret_cast<get_version>(f)(&version);
+  }
+  return version;
+}
+
+// probe_in_child: the driver loaded and asked for its version in a child first; empty when it
+// passed there.
+inline std::string driver_failure_in_child(const std::string& path, int timeout_ms) {
+  platform::child_run run = platform::run_in_child(
+      timeout_ms,
+      [](int fd, void* p) {
+        child_step(fd, "while loading");
+        platform::load_result r = platform::load_library(*static_cast<const std::string*>(p));
+        child_step(fd, "in cuDriverGetVersion");
+        if (r.handle) driver_cuda_version(r.handle);
+        child_step(fd, "done");
+      },
+      const_cast<std::string*>(&path));
+  return run.ran ? child_failure(run, timeout_ms) : std::string();
+}
+
 // The toolkit's link-time stub is recorded and ignored (it makes every CUDA call fail with "stub
 // library").
 inline driver_status probe_driver() {
   driver_status d;
+  options opts;
+  {
+    std::lock_guard<std::mutex> lock(shim().options_mutex);
+    opts = shim().opts;
+  }
+  const child_probe_settings probe = child_probe_settings_of(opts);
   seen_files seen;
   for (const candidate& c : platform::driver_candidates()) {
     if (c.kind != entry_kind::absolute) continue;
@@ -44,14 +78,17 @@ inline driver_status probe_driver() {
                             "LD_LIBRARY_PATH"});
       continue;
     }
+    std::string failure = probe.enabled ? driver_failure_in_child(c.path, probe.timeout_ms) : std::string();
+    if (!failure.empty()) {
+      d.attempts.push_back({c.rule, c.path, outcome::crashed, failure});
+      continue;
+    }
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
       d.attempts.push_back({c.rule, c.path, outcome::load_failed, r.error});
       continue;
     }
-    using get_version = int (*)(int*);  // CUresult cuDriverGetVersion(int*); works before cuInit
-    platform::any_function f = platform::find_symbol(r.handle, "cuDriverGetVersion");
-    if (f) reinterpret_cast<get_version>(f)(&d.cuda_version);
+    d.cuda_version = driver_cuda_version(r.handle);
     d.found = true;
     d.path = c.path;
     d.attempts.push_back({c.rule, c.path, outcome::loaded, {}});

@@ -117,6 +117,7 @@ CUSHIM_LOCAL_BINDING const char* to_string(outcome result) {
     case outcome::shadowed: return "shadowed";
     case outcome::other_major: return "other_major";
     case outcome::untrusted_location: return "untrusted_location";
+    case outcome::crashed: return "crashed";
   }
   return "unknown";
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "candidate_check.hpp"
+#include "child_probe.hpp"
 #include "os.hpp"
 #include "search_order.hpp"
 #include "state.hpp"
@@ -58,7 +60,9 @@ class loader {
     return platform::module_path_of(&anchor);
   }
 
-  void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
+  void log(const std::string& text) {
+    if (child_fd_ < 0) log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text);  // not from a child
+  }
 
   // Every candidate is counted; of the entries of one search list (CUSHIM_SEARCH_PATH[i], PATH[i])
   // with one outcome, the first listed_per_outcome are recorded and logged one by one, the rest
@@ -142,11 +146,45 @@ class loader {
     return false;
   }
 
-  // trusted_dirs_only, from the options or CUSHIM_TRUSTED_DIRS_ONLY=1.
-  bool trusted_only() const {
-    if (opts_.trusted_dirs_only) return true;
-    const char* env = opts_.use_environment ? platform::get_environment("CUSHIM_TRUSTED_DIRS_ONLY") : nullptr;
+  // A switch the options set, or its variable set to 1 (when the environment may be read).
+  bool switched_on(bool option, const char* variable) const {
+    if (option) return true;
+    const char* env = opts_.use_environment ? platform::get_environment(variable) : nullptr;
     return env && std::string(env) == "1";
+  }
+
+  bool trusted_only() const { return switched_on(opts_.trusted_dirs_only, "CUSHIM_TRUSTED_DIRS_ONLY"); }
+
+  // probe_in_child: the candidate is loaded and checked in a child process first (child_probe.hpp).
+  bool passes_in_child(const candidate& c, int timeout_ms) {
+    struct work {
+      loader* self;
+      const candidate* c;
+    } w{this, &c};
+    platform::child_run run = platform::run_in_child(
+        timeout_ms,
+        [](int fd, void* p) {
+          work& w = *static_cast<work*>(p);
+          w.self->check_in_child(*w.c, fd);
+        },
+        &w);
+    std::string failure = run.ran ? child_failure(run, timeout_ms) : std::string();
+    if (failure.empty()) return true;  // passed, or no child could be made: loaded here, as without the option
+    record(c, outcome::crashed, failure);
+    return false;
+  }
+
+  // In the child: what try_candidate does from the load on, each step named first.
+  void check_in_child(const candidate& c, int fd) {
+    child_fd_ = fd;
+    stage("while loading");
+    platform::load_result r = platform::load_library(c.path);
+    if (r.handle) accept_loaded(r.handle, c, outcome::loaded);
+    stage("done");
+  }
+
+  void stage(const std::string& where) {
+    if (child_fd_ >= 0) child_step(child_fd_, where);
   }
 
   bool try_candidate(const candidate& c) {
@@ -182,6 +220,8 @@ class loader {
       record(c, format, detail);
       return false;
     }
+    child_probe_settings probe = child_probe_settings_of(opts_);
+    if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe.timeout_ms)) return false;
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
       explain_load_failure(c, r.error);
@@ -223,6 +263,7 @@ class loader {
   // sub-libraries), the version, and the checks after it. Unloads and records when refused.
   bool accept_loaded(platform::library_handle h, const candidate& c, outcome success) {
     candidate_check check{lib_, c.path, h, 0, {}, {}, false};
+    stage("while cushim checked it");
     outcome result = platform::check_identity(c.path, d_, check.detail);
     if (result == outcome::loaded && d_.hooks.before_version) result = d_.hooks.before_version(check);
     if (result == outcome::loaded) result = check_version(check);
@@ -256,6 +297,7 @@ class loader {
       return outcome::not_the_library;
     }
     std::string source = d_.version_function;
+    stage(std::string("in ") + d_.version_function);
     long v = d_.query_version(f);
     if (v == 0 && d_.ask_file_when_zero) v = platform::version_from_file(check.path, d_, source);
     version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
@@ -302,7 +344,7 @@ class loader {
     if (part_failure_) return error_code::sublibrary_unusable;
     error_code code = error_code::not_found;
     for (const attempt& a : lib_.st.attempts) {
-      if (a.result == outcome::load_failed) return error_code::load_failed;
+      if (a.result == outcome::load_failed || a.result == outcome::crashed) return error_code::load_failed;
       if (a.result == outcome::not_the_library || a.result == outcome::not_a_file || a.result == outcome::unreadable)
         code = error_code::not_the_library;
     }
@@ -359,6 +401,14 @@ class loader {
     status& st = lib_.st;
     summarise_long_lists();
     warn_skipped_entries();
+    for (const attempt& a : st.attempts) {
+      if (a.result != outcome::crashed) continue;
+      st.problems.push_back({error_code::ok, false,
+                             "a copy of " + std::string(d_.display_name) + " that " + a.rule +
+                                 " found crashed, ended the process or hung when loaded",
+                             a.path, a.detail,
+                             "remove or replace this file: without probe_in_child it takes the program down with it"});
+    }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
       st.problems.push_back(unavailable_problem(st.code));
@@ -404,6 +454,7 @@ class loader {
   const options& opts_;
   seen_files seen_;
   std::size_t places_ = 0;
+  int child_fd_ = -1;  // in a probe_in_child child: its pipe to the parent
   std::map<std::pair<std::string, outcome>, std::size_t> list_outcomes_;
   bool mismatch_seen_ = false;
   bool part_failure_ = false;

@@ -16,6 +16,7 @@
 #define CUSHIM_OS_SUBLIBRARY_FINDER "windows/sublibrary_finder.hpp"
 #define CUSHIM_OS_DRIVER_FILES "windows/driver_files.hpp"
 #define CUSHIM_OS_TEXTS "windows/texts.hpp"
+#define CUSHIM_OS_CHILD_PROCESS "windows/child_process.hpp"
 #else
 #define CUSHIM_OS_PATHS "posix/paths.hpp"
 #define CUSHIM_OS_FILES "posix/files.hpp"
@@ -29,4 +30,5 @@
 #define CUSHIM_OS_SUBLIBRARY_FINDER "posix/sublibrary_finder.hpp"
 #define CUSHIM_OS_DRIVER_FILES "posix/driver_files.hpp"
 #define CUSHIM_OS_TEXTS "posix/texts.hpp"
+#define CUSHIM_OS_CHILD_PROCESS "posix/child_process.hpp"
 #endif

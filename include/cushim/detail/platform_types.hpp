@@ -34,6 +34,15 @@ struct basic_load_result {
   unsigned long code = 0;  // Windows: GetLastError(); 0 elsewhere
 };
 
+// How a piece of work run in a child process ended (child_process.hpp).
+struct child_run {
+  bool ran = false;         // false: no child could be made here (the work runs in this process)
+  std::string output;       // what the child wrote
+  int exit_status = -1;     // when it ended by exiting
+  std::string signal_name;  // when a signal (or, on Windows, an exception) ended it: "SIGSEGV"
+  bool timed_out = false;   // killed when its time was up
+};
+
 }  // namespace platform
 }  // namespace
 }  // namespace detail

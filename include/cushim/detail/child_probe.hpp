@@ -1,0 +1,48 @@
+// probe_in_child: a candidate is loaded and called in a child process first, so that one that
+// crashes, ends the process or hangs does so there, and is named, instead of taking the program
+// (or cushim-doctor) down. The child names each step on its pipe before it takes it.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+#include "os.hpp"
+#include "platform.hpp"
+#include CUSHIM_OS_CHILD_PROCESS
+
+namespace cushim {
+namespace detail {
+namespace {
+
+struct child_probe_settings {
+  bool enabled;
+  int timeout_ms;
+};
+
+// From the options, or CUSHIM_PROBE_IN_CHILD=1 and CUSHIM_PROBE_TIMEOUT_MS when the environment may be read.
+inline child_probe_settings child_probe_settings_of(const options& opts) {
+  const char* on = opts.use_environment ? platform::get_environment("CUSHIM_PROBE_IN_CHILD") : nullptr;
+  const char* ms = opts.use_environment ? platform::get_environment("CUSHIM_PROBE_TIMEOUT_MS") : nullptr;
+  int from_env = ms ? std::atoi(ms) : 0;
+  return {opts.probe_in_child || (on && std::string(on) == "1"),
+          from_env > 0 ? from_env : opts.probe_timeout_ms > 0 ? opts.probe_timeout_ms : 10000};
+}
+
+// In the child: the step it is about to take ("while loading", "in cudnnGetVersion").
+inline void child_step(int fd, const std::string& where) { platform::write_line(fd, "step " + where); }
+
+// Empty when the child took every step (its last is "done") and exited 0; else how it ended and
+// in which step: "crashed with SIGSEGV in cudnnGetVersion".
+inline std::string child_failure(const platform::child_run& run, int timeout_ms) {
+  std::size_t at = run.output.rfind("step ");
+  std::string where = at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
+  if (where == "done" && run.exit_status == 0) return {};
+  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
+                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
+                                               : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
+  return how + " " + where + ", in a child process (probe_in_child); never loaded in this one";
+}
+
+}  // namespace
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,103 @@
+// Linux: a piece of this process run in a child (fork), for work that may crash, end the process
+// or hang: what it wrote, and how it ended.
+#pragma once
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "../platform_types.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace platform {
+
+inline long long monotonic_ms() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<long long>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+}
+
+// "SIGSEGV": the signals a crashing library raises, by name.
+inline std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal " + std::to_string(signal);
+  }
+}
+
+// The child runs body(fd, context) and ends with _exit(0); its output is what it wrote to fd.
+// The parent reads until the child closes the pipe or `timeout_ms` passes, then kills it.
+inline child_run run_in_child(int timeout_ms, void (*body)(int fd, void* context), void* context) {
+  child_run run;
+  int fds[2];
+  if (::pipe(fds) != 0) return run;
+  std::fflush(nullptr);  // or a child that ends by exit() writes what this process had buffered
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return run;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    body(fds[1], context);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  run.ran = true;
+  const long long deadline = monotonic_ms() + timeout_ms;
+  for (char buffer[512];;) {
+    long long left = deadline - monotonic_ms();
+    pollfd p{fds[0], POLLIN, 0};
+    int ready = left > 0 ? ::poll(&p, 1, int(left)) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      run.timed_out = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    run.output.append(buffer, std::size_t(got));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) run.exit_status = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) run.signal_name = signal_name(WTERMSIG(status));
+  return run;
+}
+
+// Writes a line to the pipe of run_in_child.
+inline void write_line(int fd, const std::string& line) {
+  std::string text = line + "\n";
+  for (std::size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += std::size_t(n);
+  }
+}
+
+}  // namespace platform
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
