@@ -195,6 +195,8 @@ TEST_CASE("an unusable copy already in the process: already_loaded_mismatch, no 
                 "|wrong_version|cuDNN 8.9.7; this program was compiled for major " + std::to_string(CUDNN_MAJOR)}));
   CHECK(joined(out.all("cudnn.problem")) ==
         joined({"already_loaded_mismatch|1|the cuDNN already loaded in this process is unusable"}));
+  CHECK(out.text.find("    why:  cuDNN 8.9.7; this program was compiled for major " + std::to_string(CUDNN_MAJOR) +
+                      "; loaded through LD_PRELOAD\n") != std::string::npos);
 }
 
 TEST_CASE("options.search_dirs beats CUSHIM_SEARCH_PATH") { check_precedence(search_dirs, cushim_search_path); }
@@ -492,4 +494,46 @@ TEST_CASE("probe_in_child: a copy that crashes, aborts, hangs or exits in a chil
     CHECK(joined(out.all("cudnn.problem")) ==
           joined({"ok|0|a copy of cuDNN that CUSHIM_SEARCH_PATH[0] found crashed, ended the process or hung when loaded"}));
   }
+}
+
+// A framework loaded cuDNN of an older minor than the headers (PyTorch's wheel, say): refused,
+// with both versions, what brought it in, what same_major would allow and what it would cost.
+TEST_CASE("an older minor already in the process: both versions, the module that loaded it, and same_major's price") {
+  const std::string old_cudnn = std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_old_minor/" + cudnn_file;
+  const std::string framework = std::string(CUSHIM_FIXTURE_DIR) + "/framework/libfakeframework.so";
+  const std::string older = std::to_string(CUDNN_MAJOR) + ".0.0";
+  probe_call call;
+  call.args = {"--preload", framework};  // dlopen()ed before cushim starts, as a framework's own
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "already_loaded_mismatch");
+  const std::string refused = "cuDNN " + older + "; older than the headers this program was compiled with (" +
+                              compiled_cudnn + ")";
+  CHECK(joined(out.all("cudnn.attempt")) ==
+        joined({"already loaded in this process|" + old_cudnn + "|wrong_version|" + refused}));
+  CHECK(joined(out.all("cudnn.problem")) ==
+        joined({"already_loaded_mismatch|1|the cuDNN " + older + " already loaded in this process is older than the " +
+                compiled_cudnn + " this program was compiled with"}));
+  const std::string text = out.text.substr(out.text.find("--- explain"));
+  CHECK(text.find("    why:  " + refused + "; loaded as a dependency of " + framework +
+                  "; cushim will not load a second copy next to it (two copies of one library in a process break "
+                  "both)\n") != std::string::npos);
+  CHECK(text.find("    fix:  version_policy::same_major accepts it: cushim then uses this " + older +
+                  ", and each function added after " + older +
+                  " returns CUDNN_STATUS_NOT_SUPPORTED and is named in the report. Or make what loads it load cuDNN " +
+                  compiled_cudnn + " or newer (for a pip wheel: upgrade it), or build this program with the " + older +
+                  " headers\n") != std::string::npos);
+
+  call.args = {"--preload", framework, "--policy", "same_major"};  // what the fix offers: accepted, with a warning
+  probe_output relaxed = run_probe(call);
+  CHECK(relaxed.get("cudnn.code") == "ok");
+  CHECK(relaxed.get("cudnn.path") == old_cudnn);
+
+  temp_tree tree;  // a copy a framework dlopen()ed itself from its pip wheel: no module needs it
+  std::string wheel = copy_fixture_folder(tree, "cudnn_old_minor", "site-packages/nvidia/cudnn/lib");
+  call.args = {"--preload", wheel + "/" + cudnn_file};
+  probe_output from_wheel = run_probe(call);
+  CHECK(from_wheel.text.find("; loaded at run time (dlopen) by another library of this process, from a pip wheel, as "
+                             "frameworks such as PyTorch, TensorFlow and ONNX Runtime load it; cushim will not load") !=
+        std::string::npos);
 }

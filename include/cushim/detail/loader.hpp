@@ -124,7 +124,6 @@ class loader {
     if (!h) return false;
     candidate c{"already loaded in this process", path, entry_kind::absolute};
     candidate wanted{};
-    const std::string linked = platform::linked_with(d_.link_name);
     if (override_candidate(wanted) && platform::identity_of(wanted.path) != platform::identity_of(path)) {
       lib_.st.problems.push_back({error_code::ok, false,
                                   wanted.rule + " names " + wanted.path +
@@ -132,18 +131,51 @@ class loader {
                                       "this process; cushim uses that one",
                                   path, "two copies of one library in a process break both",
                                   "find what loads " + path + " first (another framework, a library linked with " +
-                                      linked + ") and make it use " + wanted.path + ", or point " + wanted.rule +
-                                      " at " + path});
+                                      platform::linked_with(d_.link_name) + ") and make it use " + wanted.path +
+                                      ", or point " + wanted.rule + " at " + path});
     }
     if (accept_loaded(h, c, outcome::reused)) return true;
-    std::string detail = lib_.st.attempts.back().detail;
     lib_.st.code = error_code::already_loaded_mismatch;
-    lib_.st.problems.push_back(
-        {error_code::already_loaded_mismatch, true,
-         std::string("the ") + d_.display_name + " already loaded in this process is unusable", path, detail,
-         "something loaded this copy before cushim (another framework or a library linked with " + linked +
-             "); cushim will not load a second copy next to it. Remove the other copy or load the right one first"});
+    lib_.st.problems.push_back(already_loaded_problem(path));
     return false;
+  }
+
+  // Who brought the copy already in the process: the modules whose DT_NEEDED names it, or a
+  // dlopen at run time, as frameworks (PyTorch, TensorFlow, ONNX Runtime) load cuDNN.
+  std::string who_loaded(const std::string& path) const {
+    std::vector<std::string> modules = platform::modules_needing(compiled_file_name(d_));
+    std::string text;
+    for (const std::string& m : modules) {
+      text += (text.empty() ? "" : ", ") + (m.empty() ? "this program (linked with " + platform::linked_with(d_.link_name) + ")" : m);
+    }
+    if (!text.empty()) return "loaded as a dependency of " + text;
+    if (platform::preloaded_by_environment(path)) return "loaded through LD_PRELOAD";
+    std::string from_wheel = path.find("site-packages") != std::string::npos ? ", from a pip wheel" : "";
+    return "loaded at run time (dlopen) by another library of this process" + from_wheel +
+           ", as frameworks such as PyTorch, TensorFlow and ONNX Runtime load it";
+  }
+
+  problem already_loaded_problem(const std::string& path) const {
+    const std::string& detail = lib_.st.attempts.back().detail;
+    std::string name = d_.display_name, compiled = version_text(d_, d_.compiled_version);
+    version_parts found = d_.decode_version(refused_version_), want = d_.decode_version(d_.compiled_version);
+    std::string why = detail + "; " + who_loaded(path);
+    std::string keep_out = "cushim will not load a second copy next to it (two copies of one library in a process break both)";
+    if (refused_version_ && found.major == want.major && found.minor < want.minor) {
+      std::string older = version_text(d_, refused_version_);
+      return {error_code::already_loaded_mismatch, true,
+              "the " + name + " " + older + " already loaded in this process is older than the " + compiled +
+                  " this program was compiled with",
+              path, why + "; " + keep_out,
+              "version_policy::same_major accepts it: cushim then uses this " + older + ", and each function added "
+              "after " + older + " returns " + d_.missing_returns + " and is named in the report. Or make what loads "
+              "it load " + name + " " + compiled + " or newer (for a pip wheel: upgrade it), or build this program "
+              "with the " + older + " headers"};
+    }
+    return {error_code::already_loaded_mismatch, true, "the " + name + " already loaded in this process is unusable",
+            path, why,
+            "something loaded this copy before cushim; " + keep_out + ". Remove the other copy or load the right "
+            "one first"};
   }
 
   // A switch the options set, or its variable set to 1 (when the environment may be read).
@@ -300,6 +332,7 @@ class loader {
     stage(std::string("in ") + d_.version_function);
     long v = d_.query_version(f);
     if (v == 0 && d_.ask_file_when_zero) v = platform::version_from_file(check.path, d_, source);
+    refused_version_ = v;  // kept for the explanation when it is refused
     version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
     std::string found = std::string(d_.display_name) + " " + version_text(d_, v);
     detail = detail.empty() ? found : found + "; " + detail;
@@ -455,6 +488,7 @@ class loader {
   seen_files seen_;
   std::size_t places_ = 0;
   int child_fd_ = -1;  // in a probe_in_child child: its pipe to the parent
+  long refused_version_ = 0;  // the version the last candidate reported
   std::map<std::pair<std::string, outcome>, std::size_t> list_outcomes_;
   bool mismatch_seen_ = false;
   bool part_failure_ = false;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "../platform_types.hpp"
 
@@ -33,24 +34,60 @@ inline std::string loaded_path_of(library_handle h) {
   return map->l_name;
 }
 
-// DT_SONAME of a loaded object, read from its dynamic section in memory. ld.so relocates the
+// A loaded object's dynamic section in memory and its string table. ld.so relocates the
 // section's addresses in place where it is writable; an address below the load base is not.
-inline const char* loaded_soname(const dl_phdr_info& info) {
+struct loaded_dynamic {
+  const ElfW(Dyn)* entries = nullptr;
+  const char* strings = nullptr;
+};
+
+inline loaded_dynamic dynamic_of(const dl_phdr_info& info) {
   for (int i = 0; i < info.dlpi_phnum; ++i) {
     if (info.dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
-    const auto* dynamic = reinterpret_cast<const ElfW(Dyn)*>(info.dlpi_addr + info.dlpi_phdr[i].p_vaddr);
-    ElfW(Addr) strings = 0;
-    ElfW(Xword) soname = 0;
-    bool has_soname = false;
-    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
-      if (d->d_tag == DT_STRTAB) strings = d->d_un.d_ptr;
-      if (d->d_tag == DT_SONAME) soname = d->d_un.d_val, has_soname = true;
+    loaded_dynamic d;
+    d.entries = reinterpret_cast<const ElfW(Dyn)*>(info.dlpi_addr + info.dlpi_phdr[i].p_vaddr);
+    for (const ElfW(Dyn)* e = d.entries; e->d_tag != DT_NULL; ++e) {
+      if (e->d_tag != DT_STRTAB) continue;
+      ElfW(Addr) strings = e->d_un.d_ptr;
+      d.strings = reinterpret_cast<const char*>(strings < info.dlpi_addr ? strings + info.dlpi_addr : strings);
     }
-    if (!has_soname || !strings) return nullptr;
-    if (strings < info.dlpi_addr) strings += info.dlpi_addr;
-    return reinterpret_cast<const char*>(strings + soname);
+    return d;
+  }
+  return {};
+}
+
+// DT_SONAME of a loaded object, or null.
+inline const char* loaded_soname(const dl_phdr_info& info) {
+  loaded_dynamic d = dynamic_of(info);
+  if (!d.strings) return nullptr;
+  for (const ElfW(Dyn)* e = d.entries; e->d_tag != DT_NULL; ++e) {
+    if (e->d_tag == DT_SONAME) return d.strings + e->d_un.d_val;
   }
   return nullptr;
+}
+
+// The paths of the loaded modules whose DT_NEEDED names `name`, those the system loader loaded it
+// for; "" stands for the program itself.
+inline std::vector<std::string> modules_needing(const std::string& name) {
+  struct search {
+    const std::string& name;
+    std::vector<std::string> modules;
+  } s{name, {}};
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        search& s = *static_cast<search*>(data);
+        loaded_dynamic d = dynamic_of(*info);
+        if (!d.strings) return 0;
+        for (const ElfW(Dyn)* e = d.entries; e->d_tag != DT_NULL; ++e) {
+          if (e->d_tag != DT_NEEDED || s.name != d.strings + e->d_un.d_val) continue;
+          s.modules.emplace_back(info->dlpi_name ? info->dlpi_name : "");  // "": the program itself
+          break;
+        }
+        return 0;
+      },
+      &s);
+  return s.modules;
 }
 
 // The path of a library already in the process whose file name or soname is `name`, from the

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dynamic_library.hpp"
+#include "files.hpp"
 
 extern char** environ;
 
@@ -38,6 +39,21 @@ inline std::string expand_environment(const std::string& text) { return text; }
 // Handlers run around fork() by the forking thread (removed by glibc when a module is unloaded).
 inline void on_fork(void (*prepare)(), void (*in_parent)(), void (*in_child)()) {
   ::pthread_atfork(prepare, in_parent, in_child);
+}
+
+// Whether LD_PRELOAD names this file (by any path to it).
+inline bool preloaded_by_environment(const std::string& path) {
+  const char* value = get_environment("LD_PRELOAD");
+  if (!value) return false;
+  file_identity loaded = identity_of(path);
+  std::string list = value;
+  for (std::size_t start = 0; start <= list.size();) {
+    std::size_t end = list.find_first_of(": ", start);
+    if (end == std::string::npos) end = list.size();
+    if (end > start && identity_of(list.substr(start, end - start)) == loaded) return loaded.known();
+    start = end + 1;
+  }
+  return false;
 }
 
 inline std::string executable_path() {

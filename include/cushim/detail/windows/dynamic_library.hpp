@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "../platform_types.hpp"
 
@@ -103,6 +104,10 @@ inline library_handle find_loaded(const std::string& file_name, std::string& pat
 }
 
 }  // namespace native
+
+// The modules that import `name`: not worked out on Windows (it would take every module's import
+// table read from its file); the explanation then says less.
+inline std::vector<std::string> modules_needing(const std::string&) { return {}; }
 
 // The path of a DLL already in the process under this name, without loading it.
 inline std::string loaded_copy_path(const std::string& file_name) {

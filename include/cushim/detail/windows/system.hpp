@@ -76,6 +76,9 @@ inline std::string module_file_name(HMODULE module) {
 // Windows has no fork.
 inline void on_fork(void (*)(), void (*)(), void (*)()) {}
 
+// Windows has no LD_PRELOAD.
+inline bool preloaded_by_environment(const std::string&) { return false; }
+
 inline std::string executable_path() { return module_file_name(nullptr); }
 
 // The file (executable or DLL) that holds the given address.
