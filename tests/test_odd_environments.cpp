@@ -3,6 +3,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -153,4 +155,26 @@ TEST_CASE("a /proc file named as the library is not called empty: it says 0 byte
   probe_output out = run_probe(call);
   CHECK(joined(out.all("cudnn.attempt")) ==
         joined({"CUSHIM_CUDNN_PATH|" + tree.path("empty/" + cudnn_file) + "|bad_format|not a shared library: file is empty"}));
+}
+
+TEST_CASE("the toolkit's stub libcuda copied as libcuda.so.1 is named as the stub, wherever it is, and is no driver") {
+  const std::string stub = std::string(CUSHIM_CUDA_LIB_DIR) + "/stubs/libcuda.so";
+  if (access(stub.c_str(), R_OK) != 0) {
+    MESSAGE("skipped: no toolkit stub at " << stub);
+    return;
+  }
+  temp_tree tree;
+  std::string copied = tree.copy_file(stub, "lib/libcuda.so.1");  // the container mistake: out of stubs/
+  probe_call call;
+  call.env["LD_LIBRARY_PATH"] = tree.path("lib");
+  probe_output out = run_probe(call);
+  std::string text = out.text.substr(out.text.find("--- explain"));
+  INFO(text);
+  CHECK(text.find("NVIDIA driver: not found\n    LD_LIBRARY_PATH[0]: " + copied +
+                  " -> not_the_library (the CUDA toolkit's link-time stub, not the driver: cuDriverGetVersion answers "
+                  "CUDA_ERROR_STUB_LIBRARY (34))\n") != std::string::npos);
+  CHECK(text.find("  WARNING: the CUDA toolkit's link-time stub of the driver is where the system loader looks for the "
+                  "driver\n    file: " + copied + "\n") != std::string::npos);
+  CHECK(text.find("    fix:  remove it (or the folder holding it) from where the loader looks: it is a toolkit's "
+                  "lib64/stubs/libcuda.so, copied or linked; then install the NVIDIA driver") != std::string::npos);
 }

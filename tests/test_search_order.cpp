@@ -537,3 +537,26 @@ TEST_CASE("an older minor already in the process: both versions, the module that
                              "frameworks such as PyTorch, TensorFlow and ONNX Runtime load it; cushim will not load") !=
         std::string::npos);
 }
+
+TEST_CASE("a wheel under ~/.local (pip install --user) and PyTorch's torch/lib are searched, after VIRTUAL_ENV") {
+  temp_tree tree;
+  const std::string site = "home/.local/lib/python3.11/site-packages/";
+  std::string user_wheel = copy_fixture_folder(tree, "cudnn_tree", site + "nvidia/cudnn/lib");
+  probe_call call;
+  call.env["HOME"] = tree.path("home");
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.path") == user_wheel + "/" + cudnn_file);
+  CHECK(out.get("cudnn.found_by") == "~/.local pip nvidia/cudnn");
+
+  std::string torch = copy_fixture_folder(tree, "cudnn_tree", "venv/lib/python3.12/site-packages/torch/lib");
+  call.env["VIRTUAL_ENV"] = tree.path("venv");  // comes first: the environment the program runs in
+  probe_output venv = run_probe(call);
+  CHECK(venv.get("cudnn.path") == torch + "/" + cudnn_file);
+  CHECK(venv.get("cudnn.found_by") == "VIRTUAL_ENV torch/lib");
+
+  call.args = {"--no-env"};  // HOME is the environment's: not read then
+  call.env.erase("VIRTUAL_ENV");
+  probe_output no_env = run_probe(call);
+  CHECK(no_env.get("cudnn.found_by") != "~/.local pip nvidia/cudnn");
+}

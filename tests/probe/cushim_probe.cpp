@@ -14,8 +14,10 @@
 #include <cushim/diagnostics.hpp>
 
 #include <dlfcn.h>
+#ifndef _WIN32
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -328,6 +330,7 @@ int run_status(const arguments& a) {
   return 0;
 }
 
+#ifndef _WIN32  // fork() is POSIX
 // --mode fork: a thread starts cuDNN's first load, whose log callback holds it for a moment;
 // meanwhile the main thread forks. The child must see the load finished, not a half-done search
 // it would wait for forever (an alarm ends it then).
@@ -360,6 +363,7 @@ int run_fork(arguments a) {
             << '\n';
   return 0;
 }
+#endif
 
 // Counts the "searching for" line the loader logs once when it starts a library's search.
 struct search_counts {
@@ -484,7 +488,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (a.threads_mode) return run_threads(a);
+#ifndef _WIN32
   if (a.fork_mode) return run_fork(a);
+#endif
   if (a.log_to_stderr || a.explain_from_log || a.reenter_from_log) {
     a.opts.log = a.reenter_from_log ? reenter_from_log : a.explain_from_log ? explain_from_log : log_to_stderr;
     a.configure = true;

@@ -150,6 +150,19 @@ TEST_CASE("a runtime that reports version 0 (no driver) is versioned from its ve
   CHECK(out.get("cudart.version_source") == "version resource (cudaRuntimeGetVersion reported 0)");
 }
 
+TEST_CASE("pip's other installs: the user's site-packages, a per-user interpreter's, PyTorch's torch\\lib") {
+  temp_dir tree;
+  std::string user = tree.copy_cudnn("appdata\\Python\\Python312\\site-packages\\nvidia\\cudnn\\bin");
+  probe_output out = run_probe({{"APPDATA", tree.path("appdata")}});
+  CHECK(out.get("cudnn.path") == user);
+  CHECK(out.get("cudnn.found_by") == "%APPDATA%\\Python\\Python312 pip nvidia\\cudnn\\bin");
+
+  std::string torch = tree.copy_cudnn("local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\lib");
+  out = run_probe({{"LOCALAPPDATA", tree.path("local")}});
+  CHECK(out.get("cudnn.path") == torch);
+  CHECK(out.get("cudnn.found_by") == "%LOCALAPPDATA%\\Programs\\Python\\Python311 torch\\lib");
+}
+
 TEST_CASE("conda, pip and the CUDA toolkit's installer folder") {
   temp_dir tree;
   std::string conda = tree.copy_cudnn("conda\\Library\\bin");

@@ -18,6 +18,15 @@ namespace {
 
 inline void check_driver(report& r) {
   const driver_status& d = r.driver.probe;
+  for (const std::string& stub : d.stubs) {
+    r.driver.problems.push_back(
+        {error_code::not_found, false,
+         "the CUDA toolkit's link-time stub of the driver is where the system loader looks for the driver", stub,
+         "a program links against it at build time; at run time every CUDA call through it fails with "
+         "CUDA_ERROR_STUB_LIBRARY (34, \"CUDA driver is a stub library\"), and cuDNN cannot start",
+         "remove it (or the folder holding it) from where the loader looks: it is a toolkit's lib64/stubs/libcuda.so, "
+         "copied or linked; then " + std::string(platform::driver_install_advice())});
+  }
   if (d.found) return;
   r.driver.problems.push_back(
       {error_code::not_found, false,

@@ -20,15 +20,21 @@ struct driver_status {
   bool found = false;
   std::string path;
   int cuda_version = 0;  // cuDriverGetVersion: the newest CUDA the driver supports (M*1000+m*10)
+  std::vector<std::string> stubs;  // files that are the toolkit's link-time stub, wherever they are
   std::vector<attempt> attempts;
 };
 
 // cuDriverGetVersion: the newest CUDA the driver supports; it works before cuInit.
+// CUDA_ERROR_STUB_LIBRARY: the toolkit's link-time libcuda answers every call with it.
+constexpr int cuda_error_stub_library = 34;
+
+// cuDriverGetVersion: the newest CUDA the driver supports (it works before cuInit), or -1 when
+// the file is the toolkit's stub, 0 when it does not say.
 inline int driver_cuda_version(platform::library_handle h) {
   using get_version = int (*)(int*);  // CUresult cuDriverGetVersion(int*)
   int version = 0;
   if (platform::any_function f = platform::find_symbol(h, "cuDriverGetVersion")) {
-    reinterpret_cast<get_version>(f)(&version);
+    if (reinterpret_cast<get_version>(f)(&version) == cuda_error_stub_library) return -1;
   }
   return version;
 }
@@ -73,6 +79,7 @@ inline driver_status probe_driver() {
       continue;
     }
     if (platform::canonical_path(c.path).find("/stubs/") != std::string::npos) {
+      d.stubs.push_back(c.path);
       d.attempts.push_back({c.rule, c.path, outcome::not_the_library,
                             "the CUDA toolkit's link-time stub, not the driver: remove its stubs folder from "
                             "LD_LIBRARY_PATH"});
@@ -88,7 +95,16 @@ inline driver_status probe_driver() {
       d.attempts.push_back({c.rule, c.path, outcome::load_failed, r.error});
       continue;
     }
-    d.cuda_version = driver_cuda_version(r.handle);
+    int version = driver_cuda_version(r.handle);
+    if (version < 0) {  // the stub copied or linked as libcuda.so.1, out of any stubs/ folder
+      platform::unload_library(r.handle);
+      d.stubs.push_back(c.path);
+      d.attempts.push_back({c.rule, c.path, outcome::not_the_library,
+                            "the CUDA toolkit's link-time stub, not the driver: cuDriverGetVersion answers "
+                            "CUDA_ERROR_STUB_LIBRARY (34)"});
+      continue;
+    }
+    d.cuda_version = version;
     d.found = true;
     d.path = c.path;
     d.attempts.push_back({c.rule, c.path, outcome::loaded, {}});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -26,19 +27,54 @@ inline void add_root(candidate_list& list, const char* variable, const char* val
   list.add_dir(rule + "/lib", join_path(value, "lib"));
 }
 
-// pip wheels: <prefix>/lib/python3.X/site-packages/nvidia/<package>/lib
-inline void add_pip_layouts(candidate_list& list, const char* variable, const char* prefix,
-                            const fixed_list<const char*>& packages) {
-  if (!prefix || !is_absolute_path(prefix)) return;
-  std::string lib = join_path(prefix, "lib");
-  std::vector<std::string> pythons = list_folder(lib);
+// The wheels in one site-packages folder: nvidia/<package>/lib for each of the library's pip
+// packages, then torch/lib, where PyTorch's wheels bundle the CUDA libraries they were built with.
+inline void add_wheels(candidate_list& list, const std::string& where, const std::string& site_packages,
+                       const fixed_list<const char*>& packages, bool in_toolkit) {
+  for (const char* package : packages) {
+    std::string dir = join_path(join_path(join_path(site_packages, "nvidia"), package), "lib");
+    if (is_folder(dir)) list.add_dir(where + " pip nvidia/" + package, dir);
+  }
+  std::string torch = join_path(join_path(site_packages, "torch"), "lib");
+  if (in_toolkit && is_folder(torch)) list.add_dir(where + " torch/lib", torch);
+}
+
+// <lib>/python3*/<kind> for each kind (site-packages, dist-packages), in name order.
+inline std::vector<std::string> site_packages_in(const std::string& lib, std::initializer_list<const char*> kinds) {
+  std::vector<std::string> pythons = list_folder(lib), found;
   std::sort(pythons.begin(), pythons.end());
   for (const std::string& py : pythons) {
     if (py.compare(0, 7, "python3") != 0) continue;
-    for (const char* package : packages) {
-      std::string dir = join_path(join_path(join_path(join_path(lib, py), "site-packages/nvidia"), package), "lib");
-      if (is_folder(dir)) list.add_dir(std::string(variable) + " pip nvidia/" + package, dir);
+    for (const char* kind : kinds) {
+      std::string dir = join_path(join_path(lib, py), kind);
+      if (is_folder(dir)) found.push_back(dir);
     }
+  }
+  return found;
+}
+
+// pip wheels under a prefix an environment variable names: <prefix>/lib/python3.X/site-packages.
+inline void add_prefix_wheels(candidate_list& list, const char* variable, const char* prefix,
+                              const library_descriptor& d) {
+  if (!prefix || !is_absolute_path(prefix)) return;
+  for (const std::string& sp : site_packages_in(join_path(prefix, "lib"), {"site-packages"})) {
+    add_wheels(list, variable, sp, d.pip_packages, d.in_toolkit);
+  }
+}
+
+// pip's other installs, in the order Python's own sys.path has them: the user's (pip install
+// --user), /usr/local's (pip as root), the distribution's (python3-* packages).
+inline void add_installed_wheels(candidate_list& list, const library_descriptor& d, const search_inputs& in) {
+  if (const char* home = in.variable("HOME"); home && is_absolute_path(home)) {
+    for (const std::string& sp : site_packages_in(join_path(home, ".local/lib"), {"site-packages"})) {
+      add_wheels(list, "~/.local", sp, d.pip_packages, d.in_toolkit);
+    }
+  }
+  for (const std::string& sp : site_packages_in("/usr/local/lib", {"dist-packages", "site-packages"})) {
+    add_wheels(list, "/usr/local", sp, d.pip_packages, d.in_toolkit);
+  }
+  for (const std::string& sp : site_packages_in("/usr/lib", {"dist-packages", "site-packages"})) {
+    add_wheels(list, "/usr/lib", sp, d.pip_packages, d.in_toolkit);
   }
 }
 
@@ -51,8 +87,9 @@ inline void add_install_rules(candidate_list& list, const library_descriptor& d,
   if (const char* conda = in.variable("CONDA_PREFIX"); conda && is_absolute_path(conda)) {
     list.add_dir("CONDA_PREFIX/lib", join_path(conda, "lib"));
   }
-  add_pip_layouts(list, "VIRTUAL_ENV", in.variable("VIRTUAL_ENV"), d.pip_packages);
-  add_pip_layouts(list, "CONDA_PREFIX", in.variable("CONDA_PREFIX"), d.pip_packages);
+  add_prefix_wheels(list, "VIRTUAL_ENV", in.variable("VIRTUAL_ENV"), d);
+  add_prefix_wheels(list, "CONDA_PREFIX", in.variable("CONDA_PREFIX"), d);
+  add_installed_wheels(list, d, in);
 }
 
 // The system's own search by soname, done here so the file is loaded by absolute path and an

@@ -73,14 +73,48 @@ inline void add_path_variable(candidate_list& list, const char* value) {
   }
 }
 
-// pip wheels: <prefix>\Lib\site-packages\nvidia\<package>\bin
-inline void add_pip_layouts(candidate_list& list, const char* variable, const char* prefix,
-                            const fixed_list<const char*>& packages) {
+// The wheels in one site-packages folder: nvidia\<package>\bin for each of the library's pip
+// packages, then torch\lib, where PyTorch's wheels bundle the CUDA DLLs they were built with.
+inline void add_wheels(candidate_list& list, const std::string& where, const std::string& site_packages,
+                       const library_descriptor& d) {
+  for (const char* package : d.pip_packages) {
+    std::string dir = join_path(join_path(join_path(site_packages, "nvidia"), package), "bin");
+    if (is_folder(dir)) list.add_dir(where + " pip nvidia\\" + package + "\\bin", dir);
+  }
+  std::string torch = join_path(join_path(site_packages, "torch"), "lib");
+  if (d.in_toolkit && is_folder(torch)) list.add_dir(where + " torch\\lib", torch);
+}
+
+// pip wheels under a prefix an environment variable names: <prefix>\Lib\site-packages.
+inline void add_prefix_wheels(candidate_list& list, const char* variable, const char* prefix,
+                              const library_descriptor& d) {
   if (!prefix || !is_absolute_path(prefix)) return;
-  std::string nvidia = join_path(join_path(join_path(prefix, "Lib"), "site-packages"), "nvidia");
-  for (const char* package : packages) {
-    std::string dir = join_path(join_path(nvidia, package), "bin");
-    if (is_folder(dir)) list.add_dir(std::string(variable) + " pip nvidia\\" + package + "\\bin", dir);
+  add_wheels(list, variable, join_path(join_path(prefix, "Lib"), "site-packages"), d);
+}
+
+// pip's other installs: the user's (pip install --user, %APPDATA%\Python\Python3*\site-packages),
+// the per-user interpreters' (%LOCALAPPDATA%\Programs\Python\Python3*), and the site-packages of
+// each python.exe on PATH.
+inline void add_installed_wheels(candidate_list& list, const library_descriptor& d, const search_inputs& in) {
+  if (const char* appdata = in.variable("APPDATA"); appdata && is_absolute_path(appdata)) {
+    std::string python = join_path(appdata, "Python");
+    for (const std::string& v : versioned_children(python, "Python3")) {
+      add_wheels(list, "%APPDATA%\\Python\\" + v, join_path(join_path(python, v), "site-packages"), d);
+    }
+  }
+  if (const char* local = in.variable("LOCALAPPDATA"); local && is_absolute_path(local)) {
+    std::string python = join_path(join_path(local, "Programs"), "Python");
+    for (const std::string& v : versioned_children(python, "Python3")) {
+      add_wheels(list, "%LOCALAPPDATA%\\Programs\\Python\\" + v,
+                 join_path(join_path(join_path(python, v), "Lib"), "site-packages"), d);
+    }
+  }
+  if (const char* path = in.use_environment ? get_environment("PATH") : nullptr) {
+    for (const path_entry& e : split_path_list(path)) {
+      if (e.kind != entry_kind::absolute || check_file(join_path(e.text, "python.exe")).state != file_state::regular)
+        continue;
+      add_wheels(list, "python.exe on PATH (" + e.text + ")", join_path(join_path(e.text, "Lib"), "site-packages"), d);
+    }
   }
 }
 
@@ -102,8 +136,9 @@ inline void add_install_rules(candidate_list& list, const library_descriptor& d,
   if (const char* conda = in.variable("CONDA_PREFIX"); conda && is_absolute_path(conda)) {
     list.add_dir("CONDA_PREFIX\\Library\\bin", join_path(join_path(conda, "Library"), "bin"));
   }
-  add_pip_layouts(list, "VIRTUAL_ENV", in.variable("VIRTUAL_ENV"), d.pip_packages);
-  add_pip_layouts(list, "CONDA_PREFIX", in.variable("CONDA_PREFIX"), d.pip_packages);
+  add_prefix_wheels(list, "VIRTUAL_ENV", in.variable("VIRTUAL_ENV"), d);
+  add_prefix_wheels(list, "CONDA_PREFIX", in.variable("CONDA_PREFIX"), d);
+  add_installed_wheels(list, d, in);
 }
 
 // %ProgramFiles%\<installer>\v<major>.*\bin\<cuda major>.*[\x64] (a library with its own installer)
