@@ -29,7 +29,7 @@ inline platform::any_function resolve(library lib, const char* name, const char*
   library_state& state = state_of(lib);
   const library_descriptor& d = *state.desc;
   if (!ensure_loaded(state) || (d.hooks.blocks_call && d.hooks.blocks_call(state, name, group))) {
-    if (state.fail_fast) stop_the_process(d.display_name, name);
+    if (state.fail_fast && !names_one_of(d.startup_functions, name)) stop_the_process(d.display_name, name);
     return unavailable;
   }
   if (platform::any_function f = platform::find_symbol(state.handle, name)) return d.hooks.wrap ? d.hooks.wrap(name, f) : f;
@@ -49,6 +49,13 @@ inline platform::any_function resolve(library lib, const char* name, const char*
   return missing;
 }
 
+// What a function that returns a handle (nvcc's __cudaRegisterFatBinary) gives when it cannot reach
+// the library: not null, and the program only ever passes it back to the library's fallbacks.
+inline void** placeholder_handle() {
+  static void* handle = nullptr;
+  return &handle;
+}
+
 // The value a function returns when it cannot reach the real library (README.md, "Error codes").
 template <class R>
 struct fallback {
@@ -65,6 +72,8 @@ struct fallback {
       return why == failure::library_unavailable ? fallback_status<R>::unavailable : fallback_status<R>::missing;
     } else if constexpr (std::is_same_v<R, const char*>) {
       return text(d);
+    } else if constexpr (std::is_same_v<R, void**>) {
+      return placeholder_handle();
     } else if constexpr (std::is_void_v<R>) {
       // cudnnGetLastErrorString(char* message, size_t max_size)
       if constexpr (sizeof...(A) == 2) write_text(d, args...);
