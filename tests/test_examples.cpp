@@ -338,3 +338,31 @@ TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
     CHECK(contains(bad.err, "usage: "));
   }
 }
+
+#ifdef CUSHIM_KERNEL_SAXPY
+// kernel_saxpy has its own kernel (nvcc, cushim_use_for_cuda): its registration before main and
+// its launch go through cushim.
+TEST_CASE("kernel_saxpy links no CUDA library, reaches main and explains a missing GPU or runtime") {
+  const std::string program = CUSHIM_KERNEL_SAXPY;
+  std::string dynamic = command_output("readelf -d '" + program + "'");
+  REQUIRE(contains(dynamic, "(NEEDED)"));
+  CHECK_FALSE(contains(dynamic, "libcudart"));
+  CHECK_FALSE(contains(dynamic, "libcudnn"));
+  process_result r = run(program);
+  if (has_driver) {
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "kernel_saxpy: max abs error"));
+  } else {
+    CHECK(r.exit_code == 3);
+    CHECK(contains(r.err, "kernel_saxpy: no usable GPU or cuDNN: cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
+  }
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_CUDART_PATH"] = empty.root();
+  process_result hidden = run(program, {}, env);
+  CHECK(hidden.exit_code == 3);
+  CHECK(contains(hidden.err, "kernel_saxpy: no usable GPU or cuDNN: the CUDA runtime is unavailable (override_failed)"));
+  CHECK(contains(hidden.err, "CUDA runtime: UNAVAILABLE (override_failed)"));
+}
+#endif
