@@ -123,13 +123,7 @@ key_values record_lines(const std::string& path) {
 }  // namespace
 
 TEST_CASE("no program links cuDNN or the CUDA runtime") {
-  for (const std::string& program : {doctor, conv_forward, lstm_forward}) {
-    CAPTURE(program);
-    std::string dynamic = command_output("readelf -d '" + program + "'");
-    REQUIRE(contains(dynamic, "(NEEDED)"));  // readelf ran
-    CHECK_FALSE(contains(dynamic, "libcudnn"));
-    CHECK_FALSE(contains(dynamic, "libcudart"));
-  }
+  for (const std::string& program : {doctor, conv_forward, lstm_forward}) CHECK(cuda_libraries_needed(program) == "");
 }
 
 TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver, the GPUs and cudnnCreate") {
@@ -344,10 +338,7 @@ TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
 // its launch go through cushim.
 TEST_CASE("kernel_saxpy links no CUDA library, reaches main and explains a missing GPU or runtime") {
   const std::string program = CUSHIM_KERNEL_SAXPY;
-  std::string dynamic = command_output("readelf -d '" + program + "'");
-  REQUIRE(contains(dynamic, "(NEEDED)"));
-  CHECK_FALSE(contains(dynamic, "libcudart"));
-  CHECK_FALSE(contains(dynamic, "libcudnn"));
+  CHECK(cuda_libraries_needed(program) == "");
   process_result r = run(program);
   if (has_driver) {
     INFO(r.out << r.err);
