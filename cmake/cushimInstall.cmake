@@ -27,6 +27,7 @@ install(FILES
   ${CMAKE_CURRENT_BINARY_DIR}/cushimConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/cushimConfigVersion.cmake
   cmake/cushimNvidiaHeaders.cmake
+  cmake/cushimCuda.cmake
   DESTINATION ${CUSHIM_INSTALL_CMAKEDIR})
 
 # pkg-config. The prefix is found from the .pc file's own folder, so the file stays right under

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The check CI cannot make: builds cushim-doctor, conv_forward and lstm_forward (Release, no tests,
-# so no doctest) and runs them on this machine's NVIDIA GPU. Needs only this repository, a C++17
+# so no doctest), and kernel_saxpy (a program with its own kernel) where nvcc is, and runs them on
+# this machine's NVIDIA GPU. Needs only this repository, a C++17
 # compiler, the NVIDIA driver, and cuDNN with the CUDA runtime (headers and libraries), taken from
 #   1. a Python environment's pip packages: site-packages/nvidia/cudnn with nvidia/cu13 or
 #      nvidia/cuda_runtime (the Python: --python PY, else $VIRTUAL_ENV, ./.venv, ./venv, python3);
@@ -50,7 +51,7 @@ install_missing_tools() {
 }
 
 # --- cuDNN and the CUDA runtime ---------------------------------------------------------------------
-cudnn_include="" cuda_include="" search_path=""
+cudnn_include="" cuda_include="" search_path="" nvcc=""
 
 pick_python() {
   [ -n "$python" ] && return
@@ -92,12 +93,25 @@ header_version() { grep -m1 -E "^#define $2 " "$1" | awk '{print $3}'; }
 
 # --- Build -----------------------------------------------------------------------------------------
 programs=(cushim-doctor conv_forward lstm_forward)
+# nvcc for kernel_saxpy: CUDACXX, PATH or the toolkit's bin/; without it kernel_saxpy is skipped.
+find_nvcc() {
+  local cuda_home=${CUDA_HOME:-${CUDA_PATH:-/usr/local/cuda}}
+  nvcc=${CUDACXX:-$(command -v nvcc || true)}
+  [ -n "$nvcc" ] || { [ -x "$cuda_home/bin/nvcc" ] && nvcc=$cuda_home/bin/nvcc; }
+  if [ -n "$nvcc" ]; then
+    programs+=(kernel_saxpy)
+    echo "nvcc: $nvcc"
+  else
+    echo "nvcc: not found (CUDACXX, PATH, \$CUDA_HOME/bin): kernel_saxpy is not built"
+  fi
+}
 
 build_with_cmake() {
   local generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
   cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUSHIM_BUILD_TESTS=OFF \
-    -DCUSHIM_BUILD_EXAMPLES=ON -DCUSHIM_CUDA_INCLUDE_DIR="$cuda_include" -DCUSHIM_CUDNN_INCLUDE_DIR="$cudnn_include" &&
+    -DCUSHIM_BUILD_EXAMPLES=ON -DCUSHIM_CUDA_INCLUDE_DIR="$cuda_include" -DCUSHIM_CUDNN_INCLUDE_DIR="$cudnn_include" \
+    ${nvcc:+-DCMAKE_CUDA_COMPILER="$nvcc"} &&
     cmake --build "$build" --parallel --target "${programs[@]}" &&
     for p in "${programs[@]}"; do cp "$build/examples/$p" "$build/$p"; done
 }
@@ -106,11 +120,19 @@ build_with_cmake() {
 build_with_compiler() {
   local cxx=${CXX:-$(command -v g++ || command -v c++)}
   mkdir -p "$build"
-  for p in "${programs[@]}"; do
+  local flags=(-std=c++17 -O2 -I "$root/include" -isystem "$cuda_include" -isystem "$cudnn_include")
+  for p in cushim-doctor conv_forward lstm_forward; do
     local source=${p//-/_}
-    "$cxx" -std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror -I "$root/include" -isystem "$cuda_include" \
-      -isystem "$cudnn_include" "$root/examples/$source.cpp" -o "$build/$p" -ldl -pthread || return 1
+    "$cxx" "${flags[@]}" -Wall -Wextra -Wpedantic -Werror "$root/examples/$source.cpp" -o "$build/$p" -ldl -pthread ||
+      return 1
   done
+  # README, "Programs with kernels": the .cu by nvcc, the implementation file by the host compiler,
+  # linked with -cudart none.
+  [ -z "$nvcc" ] && return 0
+  "$nvcc" "${flags[@]}" -ccbin "$cxx" -c "$root/examples/kernel_saxpy.cu" -o "$build/kernel_saxpy.o" &&
+    "$cxx" "${flags[@]}" -c "$root/examples/kernel_saxpy_shim.cpp" -o "$build/kernel_saxpy_shim.o" &&
+    "$nvcc" -ccbin "$cxx" -cudart none "$build/kernel_saxpy.o" "$build/kernel_saxpy_shim.o" -o "$build/kernel_saxpy" \
+      -ldl -lpthread
 }
 
 # --- Run -------------------------------------------------------------------------------------------
@@ -169,6 +191,7 @@ main() {
     echo "CUSHIM_SEARCH_PATH=$CUSHIM_SEARCH_PATH"
   fi
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  find_nvcc
 
   say "build ($build)"
   build_programs || { echo "gpu-check: FAILED: the build failed"; exit 1; }
@@ -178,6 +201,7 @@ main() {
   cat "$build/environment_versions.txt"
   run_program conv_forward
   run_program lstm_forward
+  [ -n "$nvcc" ] && run_program kernel_saxpy
 
   say "summary ($((SECONDS - started)) s)"
   local failed=0 no_gpu=0

@@ -15,6 +15,7 @@
 
 #include "support/arg_values.hpp"
 #include "support/recorder.hpp"
+#include "support/table_declarations.hpp"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
 

@@ -22,6 +22,20 @@
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once
 
+// The implementation TU reads the runtime's header without the per-thread default-stream renames
+// (CUDA_API_PER_THREAD_DEFAULT_STREAM, nvcc --default-stream per-thread): libcudart exports
+// cudaMemcpy and cudaMemcpy_ptds alike, other files may call either, and each table line defines
+// the stub of its own name.
+#if defined(CUSHIM_IMPLEMENTATION) && defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#pragma push_macro("CUDA_API_PER_THREAD_DEFAULT_STREAM")
+#undef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#include <cuda_runtime_api.h>
+#pragma pop_macro("CUDA_API_PER_THREAD_DEFAULT_STREAM")
+#ifdef __CUDART_API_PER_THREAD_DEFAULT_STREAM
+#error \
+    "cushim: CUDA_API_PER_THREAD_DEFAULT_STREAM is defined and a CUDA header was included before cushim in the CUSHIM_IMPLEMENTATION file; include <cushim/cushim.hpp> first there (it then defines cudaLaunchKernel and cudaLaunchKernel_ptsz alike), and make that file a .cpp, since nvcc includes cuda_runtime.h before any .cu file's own lines"
+#endif
+#endif
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 

@@ -1,12 +1,12 @@
 # Drives one consumer test: builds a separate project that uses cushim the way KIND says, runs
 # the program it builds and checks that the program does not link cuDNN or the CUDA runtime.
 #
-#   cmake -DKIND=<install|find_package|add_subdirectory|meson|meson_self|pkg_config> -D... -P run_consumer.cmake
+#   cmake -DKIND=<install|find_package|add_subdirectory|meson|meson_self|pkg_config|cuda|meson_cuda> -D... -P run_consumer.cmake
 #
 # Inputs (all set by tests/consumers/CMakeLists.txt): SOURCE_DIR (the cushim tree), CONSUMERS_DIR
 # (this folder), WORK_ROOT (<build>/consumers), PREFIX (the install prefix the install test fills),
 # PARENT_BINARY_DIR (the build tree that is installed), GENERATOR, MAKE_PROGRAM, CXX_COMPILER,
-# CUDA_ROOT, CUDNN_INCLUDE_DIR, CUDA_INCLUDE_DIR, MESON, PKG_CONFIG, MAKE, READELF.
+# CUDA_ROOT, CUDNN_INCLUDE_DIR, CUDA_INCLUDE_DIR, MESON, PKG_CONFIG, MAKE, NVCC, READELF.
 # Prints "cushim-consumer: SKIP ..." (the test's SKIP_REGULAR_EXPRESSION) when a tool is missing.
 cmake_minimum_required(VERSION 3.25)
 
@@ -53,6 +53,20 @@ function(check_app app)
   endif()
 endfunction()
 
+# The program with kernels a consumer built: it reached main and its end (launches return the
+# runtime's own error without a GPU), and libcudart is not NEEDED.
+function(check_kernel_app app)
+  run("running ${app}" ${app})
+  message("${RUN_OUTPUT}")
+  if(NOT RUN_OUTPUT MATCHES "reached_main=1" OR NOT RUN_OUTPUT MATCHES "reached_end=1")
+    message(FATAL_ERROR "cushim-consumer: ${app} did not run to its end")
+  endif()
+  run("readelf" ${READELF} -d ${app})
+  if(NOT RUN_OUTPUT MATCHES "\\(NEEDED\\)" OR RUN_OUTPUT MATCHES "libcudart|libcudnn")
+    message(FATAL_ERROR "cushim-consumer: ${app} should need libraries, none of CUDA's:\n${RUN_OUTPUT}")
+  endif()
+endfunction()
+
 # Configures and builds a CMake consumer project from <source> into WORK/build.
 function(cmake_consumer source)
   set(_args -S ${source} -B ${WORK}/build -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
@@ -80,6 +94,7 @@ if(KIND STREQUAL "install")
   file(GLOB_RECURSE _headers RELATIVE ${SOURCE_DIR}/include ${SOURCE_DIR}/include/cushim/*)
   foreach(_file ${_headers} ../share/cmake/cushim/cushimConfig.cmake ../share/cmake/cushim/cushimConfigVersion.cmake
       ../share/cmake/cushim/cushimTargets.cmake ../share/cmake/cushim/cushimNvidiaHeaders.cmake
+      ../share/cmake/cushim/cushimCuda.cmake
       ../share/pkgconfig/cushim.pc)
     if(NOT EXISTS ${PREFIX}/include/${_file})
       message(FATAL_ERROR "cushim-consumer: ${PREFIX}/include/${_file} was not installed")
@@ -172,6 +187,30 @@ elseif(KIND STREQUAL "pkg_config")
     run("make" ${MAKE} -f ${CONSUMERS_DIR}/pkg_config/Makefile -j2 PKG_CONFIG=${PKG_CONFIG} CXX=${CXX_COMPILER}
       APP_DIR=${CONSUMERS_DIR}/app)
     check_app(${WORK}/consumer_app)
+  endif()
+
+elseif(KIND STREQUAL "cuda")
+  skip_without(nvcc "${NVCC}")
+  if(NOT SKIPPED)
+    cmake_consumer(${CONSUMERS_DIR}/cuda -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CUDA_COMPILER=${NVCC}
+      -DCMAKE_CUDA_ARCHITECTURES=75 -DCUDAToolkit_ROOT=${CUDA_ROOT} -DCUDNN_INCLUDE_DIR=${CUDNN_INCLUDE_DIR})
+    check_kernel_app(${WORK}/build/bin/consumer_kernels)
+  endif()
+
+elseif(KIND STREQUAL "meson_cuda")
+  skip_without(meson "${MESON}")
+  skip_without(nvcc "${NVCC}")
+  if(NOT SKIPPED)
+    file(COPY ${CONSUMERS_DIR}/meson_cuda/meson.build ${CONSUMERS_DIR}/../kernels/kernel_program.cu
+      ${CONSUMERS_DIR}/../kernels/shim.cpp DESTINATION ${WORK}/src)
+    file(MAKE_DIRECTORY ${WORK}/src/subprojects)
+    file(CREATE_LINK ${SOURCE_DIR} ${WORK}/src/subprojects/cushim SYMBOLIC)
+    set(ENV{CXX} ${CXX_COMPILER})
+    set(ENV{NVCC} ${NVCC})
+    run("meson setup" ${MESON} setup ${WORK}/build ${WORK}/src --force-fallback-for=cushim
+      -Dcushim:cudatoolkit_root=${CUDA_ROOT} -Dcushim:cudnn_include_dir=${CUDNN_INCLUDE_DIR})
+    run("meson compile" ${MESON} compile -C ${WORK}/build)
+    check_kernel_app(${WORK}/build/consumer_kernels)
   endif()
 
 else()

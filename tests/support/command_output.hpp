@@ -18,6 +18,23 @@ inline std::string command_output(const std::string& command) {
   return out;
 }
 
+// The NEEDED entries of cuDNN or the CUDA runtime in a program's dynamic section, one line each:
+// empty when it needs neither; a complaint when readelf lists no NEEDED entry at all (it failed).
+inline std::string cuda_libraries_needed(const std::string& program) {
+  std::string dynamic = command_output("readelf -d '" + program + "'"), found;
+  if (dynamic.find("(NEEDED)") == std::string::npos) return "readelf -d lists no NEEDED entry of " + program;
+  std::size_t start = 0;
+  while (start < dynamic.size()) {
+    std::size_t end = dynamic.find('\n', start);
+    if (end == std::string::npos) end = dynamic.size();
+    std::string line = dynamic.substr(start, end - start);
+    bool cuda = line.find("libcudart") != std::string::npos || line.find("libcudnn") != std::string::npos;
+    if (cuda && line.find("(NEEDED)") != std::string::npos) found += line + "\n";
+    start = end + 1;
+  }
+  return found;
+}
+
 // The symbols this test program defines, as `nm --defined-only` lists them.
 inline std::string own_defined_symbols() {
   return command_output("nm --defined-only /proc/" + std::to_string(getpid()) + "/exe");

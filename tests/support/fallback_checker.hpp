@@ -5,6 +5,8 @@
 #include <cushim/cushim.hpp>
 #include <cushim/detail/api_tables.hpp>
 
+#include "table_declarations.hpp"
+
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -41,6 +43,8 @@ struct fallback_checker {
       return std::strcmp(result, std::strncmp(name, "cudnn", 5) == 0 ? cudnn_text : cudart_text) == 0;
     } else if constexpr (std::is_same_v<R, std::size_t>) {
       return result == 0;
+    } else if constexpr (std::is_same_v<R, void**>) {
+      return result != nullptr;  // __cudaRegisterFatBinary's handle, which the other fallbacks accept
     } else {
       R zero{};
       return std::memcmp(&result, &zero, sizeof(R)) == 0;

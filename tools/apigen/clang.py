@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .libraries import Library
+from .libraries import Library, Parse
 from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Snapshot, make_function
 
 
@@ -42,13 +42,13 @@ class Toolchain:
                 found[parts[1]] = parts[2]
         return found
 
-    def ast_documents(self, header: str, name_filter: str) -> list:
+    def ast_documents(self, source: str, defines: tuple[str, ...], name_filter: str) -> list:
         """JSON AST of the declarations whose name contains name_filter.
 
         With -ast-dump-filter clang prints one JSON document per matching declaration,
         back to back, so decode them one at a time.
         """
-        text = self.run(f"#include <{header}>\n",
+        text = self.run(source, [f"-D{d}" for d in defines] +
                         ["-fsyntax-only", "-Xclang", "-ast-dump=json",
                          "-Xclang", f"-ast-dump-filter={name_filter}"])
         decoder = json.JSONDecoder()
@@ -150,23 +150,36 @@ def _function(decl: dict, header: str) -> Function:
     return make_function(name, _return_type(decl["type"]["qualType"], name), params, header)
 
 
-def header_functions(toolchain: Toolchain, library: Library) -> dict[str, Function]:
-    """The library's exported functions, declared in a header whose base name matches."""
-    functions: dict[str, Function] = {}
-    documents = toolchain.ast_documents(library.umbrella_header, library.prefix)
-    for decl, path in function_decls_with_files(documents):
+def parse_functions(toolchain: Toolchain, parse: Parse) -> list[Function]:
+    """The exported functions one clang run declares in the headers the parse keeps."""
+    found = []
+    for decl, path in function_decls_with_files(
+            toolchain.ast_documents(parse.source, parse.defines, parse.prefix)):
         base = os.path.basename(path)
-        if (not decl.get("name", "").startswith(library.prefix)
-                or not re.fullmatch(library.declared_in, base) or not _exported(decl)):
-            continue
-        function = _function(decl, base)
-        previous = functions.setdefault(function.name, function)
-        if previous.signature() != function.signature():
-            raise GenError(f"{function.name}: conflicting redeclarations in the headers",
-                           EXIT_MISMATCH)
+        name = decl.get("name", "")
+        if (name.startswith(parse.prefix) and re.fullmatch(parse.declared_in, base)
+                and _exported(decl) and not (parse.exclude and re.fullmatch(parse.exclude, name))):
+            found.append(_function(decl, base))
+    return found
+
+
+def header_functions(toolchain: Toolchain, library: Library) -> dict[str, Function]:
+    """The library's exported functions: every parse's, and those no header declares."""
+    functions: dict[str, Function] = {}
+    for parse in library.parses:
+        for function in parse_functions(toolchain, parse):
+            previous = functions.setdefault(function.name, function)
+            if previous.signature() != function.signature():
+                raise GenError(f"{function.name}: conflicting redeclarations in the headers",
+                               EXIT_MISMATCH)
     if not functions:
         raise GenError(f"no {library.prefix}* functions found through "
                        f"<{library.umbrella_header}>", EXIT_ENV)
+    for function in library.undeclared:
+        if function.name in functions:
+            raise GenError(f"{function.name} is listed as undeclared, but the headers declare "
+                           "it: remove it from tools/libraries.json", EXIT_MISMATCH)
+        functions[function.name] = function
     return functions
 
 

@@ -15,6 +15,14 @@ A library's fields (strings unless said otherwise):
   umbrella_header  what the clang translation unit includes
   prefix           the functions' name prefix
   declared_in      regular expression: base names of the headers whose functions count
+  more_parses      further clang runs whose functions join the umbrella's (optional), each
+                   {"about": why, "source": [lines of the translation unit] (default: the
+                   umbrella's #include), "defines": [macros set with -D], "prefix" and
+                   "declared_in" (default: the library's), "exclude": regular expression of
+                   names left out}. A name found by two runs must be declared alike in both.
+  undeclared       functions the library exports that no header declares (optional): manifest
+                   rows ({"name", "ret", "params", "header"}) with an "about" saying where the
+                   prototype comes from; they join the headers' functions as if declared.
   group            the .inc lines' second column, {"column": its name, "rule": how it is derived}:
                    "header": group 1 of "pattern" matched on the declaring header's name;
                    "tier": "core" when the name starts with one of "core_prefixes" and the
@@ -34,7 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .manifests import manifest_of
-from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Version, parse_version
+from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Version, make_function, \
+    parse_version
 
 LIBRARIES_FILE = Path(__file__).resolve().parent.parent / "libraries.json"
 
@@ -102,6 +111,16 @@ class ConstantGroup:
 
 
 @dataclass(frozen=True)
+class Parse:
+    """One clang run over the headers and the functions it keeps."""
+    source: str  # the translation unit
+    defines: tuple[str, ...]  # -D flags
+    prefix: str
+    declared_in: str  # regular expression on the declaring header's base name
+    exclude: str | None  # regular expression of names to leave out
+
+
+@dataclass(frozen=True)
 class Major:
     number: int
     encoding: tuple[int, int]
@@ -128,6 +147,8 @@ class Library:
     declared_in: str
     group: HeaderGroup | TierGroup | ConstantGroup
     majors: dict[int, Major]
+    parses: tuple[Parse, ...]  # the umbrella's, then more_parses
+    undeclared: tuple[Function, ...]
 
     def release(self, version: Version) -> str:
         major, minor, patch = version
@@ -164,6 +185,17 @@ def _major(number: str, settings: dict, default_encoding: list[int]) -> Major:
                  parse_version(covers_from) if covers_from else None)
 
 
+def _parses(settings: dict) -> tuple[Parse, ...]:
+    umbrella = {"source": [f"#include <{settings['umbrella_header']}>"]}
+    return tuple(
+        Parse(source="\n".join(spec.get("source", umbrella["source"])) + "\n",
+              defines=tuple(spec.get("defines", ())),
+              prefix=spec.get("prefix", settings["prefix"]),
+              declared_in=spec.get("declared_in", settings["declared_in"]),
+              exclude=spec.get("exclude"))
+        for spec in [umbrella] + settings.get("more_parses", []))
+
+
 def _library(settings: dict) -> Library:
     key = settings["key"]
     prefix = settings.get("manifest_prefix", key)
@@ -176,6 +208,9 @@ def _library(settings: dict) -> Library:
         declared_in=settings["declared_in"], group=_group_rule(settings["group"], prefix),
         majors={int(n): _major(n, m, settings["encoding"])
                 for n, m in settings["majors"].items()},
+        parses=_parses(settings),
+        undeclared=tuple(make_function(row["name"], row["ret"], row["params"], row["header"])
+                         for row in settings.get("undeclared", [])),
     )
 
 

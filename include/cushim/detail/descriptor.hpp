@@ -116,6 +116,9 @@ struct library_descriptor {
   fixed_list<const char*> zeroed_outputs;  // functions whose int* outputs the fallback sets to 0
 
   library_hooks hooks;
+  // Functions a program calls on its own before main and at exit (nvcc's registration of its
+  // kernels): fail_fast never stops in them, so the program reaches main and its first real call.
+  fixed_list<const char*> startup_functions = {};
 };
 
 // Its file of one major ("libcudnn.so.9"); empty for a major it does not have.

@@ -37,13 +37,15 @@ inline resolution resolve(library lib, const char* name, const char* group, plat
                           platform::any_function missing) {
   library_state& state = state_of(lib);
   const library_descriptor& d = *state.desc;
+  // Functions that run before main (nvcc's registrations) never stop the process under fail_fast.
+  const bool may_stop = state.fail_fast && !names_one_of(d.startup_functions, name);
   if (!ensure_loaded(state)) {
     if (loading_on_this_thread_now(state)) return {unavailable, false};
-    if (state.fail_fast) stop_the_process(d.display_name, name);
+    if (may_stop) stop_the_process(d.display_name, name);
     return {unavailable, true};
   }
   if (d.hooks.blocks_call && d.hooks.blocks_call(state, name, group)) {
-    if (state.fail_fast) stop_the_process(d.display_name, name);
+    if (may_stop) stop_the_process(d.display_name, name);
     return {unavailable, true};
   }
   if (platform::any_function f = platform::find_symbol(state.handle, name)) {
@@ -64,6 +66,13 @@ inline resolution resolve(library lib, const char* name, const char* group, plat
   return {missing, true};
 }
 
+// What a function that returns a handle (nvcc's __cudaRegisterFatBinary) gives when it cannot reach
+// the library: not null, and the program only ever passes it back to the library's fallbacks.
+inline void** placeholder_handle() {
+  static void* handle = nullptr;
+  return &handle;
+}
+
 // The value a function returns when it cannot reach the real library (README.md, "Error codes").
 template <class R>
 struct fallback {
@@ -80,6 +89,8 @@ struct fallback {
       return why == failure::library_unavailable ? fallback_status<R>::unavailable : fallback_status<R>::missing;
     } else if constexpr (std::is_same_v<R, const char*>) {
       return text(d);
+    } else if constexpr (std::is_same_v<R, void**>) {
+      return placeholder_handle();
     } else if constexpr (std::is_void_v<R>) {
       // cudnnGetLastErrorString(char* message, size_t max_size)
       if constexpr (sizeof...(A) == 2) write_text(d, args...);

@@ -77,6 +77,13 @@ constexpr major_file cudart_files[] = {{11, {"libcudart.so.11.0", "cudart64_110.
 constexpr const char* cudart_pip_packages[] = {"cuda_runtime", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)};
 constexpr const char* cudart_zeroed_outputs[] = {"cudaGetDeviceCount", "cudaRuntimeGetVersion",
                                                  "cudaDriverGetVersion"};
+// nvcc's start-up code registers a program's kernels and variables before main, and unregisters
+// them at exit; a launch (__cudaPushCallConfiguration, cudaLaunchKernel) is the first real call.
+constexpr const char* cudart_startup_functions[] = {
+    "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction",
+    "__cudaRegisterVar",       "__cudaRegisterManagedVar",   "__cudaRegisterHostVar",
+    "__cudaRegisterTexture",   "__cudaRegisterSurface",      "__cudaRegisterUnifiedTable",
+    "__cudaUnregisterFatBinary"};
 
 inline constexpr library_descriptor cudart_descriptor{
     library::cudart,
@@ -102,13 +109,15 @@ inline constexpr library_descriptor cudart_descriptor{
     true,
     cudart_pip_packages,
     nullptr,
-    "cuda* calls return cudaErrorSharedObjectInitFailed; count and version queries set 0",
+    "cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the program's own kernels "
+    "and variables were registered as no-ops; count and version queries set 0",
     "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do",
     "cushim: the loaded CUDA runtime lacks this function; cushim::explain() says which copy was loaded",
     "cudaErrorSharedObjectSymbolNotFound",
     "cudaErrorSharedObjectInitFailed",
     cudart_zeroed_outputs,
-    {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check}};
+    {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check},
+    cudart_startup_functions};
 
 }  // namespace
 }  // namespace detail

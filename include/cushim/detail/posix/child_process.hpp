@@ -47,7 +47,7 @@ inline child_run run_in_child(int timeout_ms, void (*body)(int fd, void* context
   child_run run;
   int fds[2];
   if (::pipe(fds) != 0) return run;
-  std::fflush(nullptr);  // or a child that ends by exit() writes what this process had buffered
+  std::fflush(nullptr);  // or a child that ends by calling exit writes what this process had buffered
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
