@@ -30,7 +30,15 @@ class loader {
  public:
   loader(library_state& lib, const options& opts) : lib_(lib), d_(*lib.desc), opts_(opts) {}
 
+  // The library counts as loaded only once its status is complete: other threads read the status
+  // without a lock as soon as they see it loaded.
   void run() {
+    search();
+    if (lib_.handle && lib_.st.code == error_code::ok) lib_.loaded.store(true, std::memory_order_release);
+  }
+
+ private:
+  void search() {
     status& st = lib_.st;
     st.compiled_version = d_.compiled_version;
     log(std::string("searching for ") + compiled_file_name(d_));
@@ -54,7 +62,6 @@ class loader {
     finish();
   }
 
- private:
   static std::string module_path() {
     static const char anchor = 0;  // an address inside whichever module holds cushim
     return platform::module_path_of(&anchor);
@@ -368,7 +375,6 @@ class loader {
     lib_.st.path = c.path;
     lib_.st.found_by = c.rule;
     if (d_.hooks.adopted) d_.hooks.adopted(lib_, h);
-    lib_.loaded.store(true, std::memory_order_release);
     log("using " + c.path + " (" + version_text(d_, lib_.st.version) + ", found by " + c.rule + ")");
   }
 
