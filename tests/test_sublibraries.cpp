@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,128 @@ TEST_CASE("a sub-library that disagrees with the main library's version stays ga
                                     sub_file("cnn") + "|" + dir + "/" + sub_file("cnn") + " is cuDNN " +
                                     std::to_string(major) + ".1.0, but the main library reports " + compiled_cudnn +
                                     ": parts of two installations");
+}
+
+namespace {
+
+// One sub-library file as a release names its real file (libcudnn_X.so.<major>.<minor>.<patch>),
+// linked under the name cuDNN loads: the version cushim reads from the name.
+void install_of_release(const temp_tree& tree, const std::string& from, const std::string& name, int version) {
+  std::string real_name = "libcudnn_" + name + ".so." + version_text(version);
+  tree.copy_file(from, real_name);
+  tree.symlink(real_name, sub_file(name));
+}
+
+}  // namespace
+
+TEST_CASE("a sub-library of a later release left beside cuDNN is found, named and version-checked") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree");
+  install_of_release(tree, tree_dir("cudnn_tree") + "/" + sub_file("heuristic"), "engines_tensor_ir", 92300);
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  std::string file = dir + "/" + sub_file("engines_tensor_ir");
+  std::string problem = file + " is cuDNN 9.23.0, but " + dir + "/" + sub_file("graph") + " is " + compiled_cudnn +
+                        ": sub-libraries of two installations";
+  CHECK(sub_line(out, "engines_tensor_ir") == sub_file("engines_tensor_ir") + "|0|0|92300|" + file + "|" + problem);
+  CHECK(out.all("cudnn.unknown_sublibrary").empty());  // named in cushim's list, with the release that brought it
+  CHECK(out.text.find("  WARNING: cuDNN's sub-library " + sub_file("engines_tensor_ir") +
+                      " is unusable; the operations that need its engines fail when they run "
+                      "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED or CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)\n"
+                      "    file: " +
+                      file + "\n    why:  " + problem + "\n") != std::string::npos);
+  CHECK(sub_line(out, "ext") == "<none>");  // a later release's sub-library that is nowhere is not expected of this one
+}
+
+TEST_CASE("the later releases' sub-libraries are expected once the root says it is such a release") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "graph");
+  install_of_release(tree, tree_dir("cudnn_tree") + "/" + sub_file("graph"), "graph", 92300);
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  for (const std::string name : {"engines_tensor_ir", "ext"}) {
+    std::string line = sub_line(out, name);
+    CHECK(line.find(sub_file(name) + "|0|0|0||" + sub_file(name) + " is not beside " + dir + "/" + cudnn_file +
+                    " and cuDNN's own search would not find it (looked in: " + dir + ", ") == 0);
+  }
+}
+
+TEST_CASE("a sub-library cushim does not know, beside the main library, is listed and checked") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree");
+  tree.copy_file(tree_dir("cudnn_tree") + "/" + sub_file("heuristic"), sub_file("engines_future"));
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.all("cudnn.unknown_sublibrary") == std::vector<std::string>{sub_file("engines_future")});
+  CHECK(sub_line(out, "engines_future") ==
+        sub_file("engines_future") + "|1|0|0|" + dir + "/" + sub_file("engines_future") + "|");
+  CHECK(out.text.find("    " + sub_file("engines_future") + ": OK, " + dir + "/" + sub_file("engines_future") +
+                      " (not in cushim's list: found beside the main library)\n") != std::string::npos);
+}
+
+TEST_CASE("a broken sub-library beside the main library, passed over for the system's copy, is named") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "ops");
+  std::string broken = tree.write_file(sub_file("ops"), "left by an interrupted copy\n");
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  // glibc stops at the broken file; cuDNN then tries the unversioned name, which the cache holds.
+  std::string system_ops = ldconfig_path_of("libcudnn_ops.so");
+  CHECK(sub_line(out, "ops") == sub_file("ops") + "|1|0|" + std::to_string(CUDNN_VERSION) + "|" + system_ops + "|");
+  std::string why =
+      "not a shared library: not an ELF file: it starts with 6c 65 66 74, not 7f 45 4c 46"  // "left"
+      "; the system loader stops at it";
+  CHECK(out.all("cudnn.shadowing") == std::vector<std::string>{sub_file("ops") + "|" + broken + "|0|" + why});
+  CHECK(out.text.find("      met first: " + broken + " (unusable, " + why + ")\n") != std::string::npos);
+  CHECK(out.text.find("  WARNING: cuDNN's search for " + sub_file("ops") +
+                      " meets a copy it cannot use\n    file: " + broken + "\n    why:  " + why + "; cuDNN uses " +
+                      system_ops + " instead\n    fix:  remove " + broken + ", or replace it with the " +
+                      sub_file("ops") + " of the cuDNN in use\n") != std::string::npos);
+}
+
+TEST_CASE("cuDNN 9 tries its own release's file name first: a broken one is named, the next name used") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree");
+  std::string real_main = "libcudnn.so." + version_text(CUDNN_VERSION);
+  tree.copy_file(tree_dir("cudnn_tree") + "/" + cudnn_file, real_main);
+  std::filesystem::remove(tree.path(cudnn_file));
+  tree.symlink(real_main, cudnn_file);
+  std::string broken = tree.write_file("libcudnn_cnn.so." + version_text(CUDNN_VERSION), "");
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|1|0|0|" + dir + "/" + sub_file("cnn") + "|");
+  CHECK(out.all("cudnn.shadowing") ==
+        std::vector<std::string>{sub_file("cnn") + "|" + broken +
+                                 "|0|not a shared library: file is empty; the system loader stops at it"});
+}
+
+TEST_CASE("cuDNN's own search would take another release's copy: the one beside is preloaded, the other named") {
+  std::string dir = tree_dir("cudnn_tree_next_patch");  // no RUNPATH: cuDNN's search takes the system's copies
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  std::string system_graph = ldconfig_path_of(sub_file("graph"));
+  CHECK(out.get("cudnn.code") == "ok");
+  std::string shadowing = sub_file("graph") + "|" + system_graph + "|1|cuDNN " + compiled_cudnn;
+  CHECK(out.all("cudnn.shadowing").front() == shadowing);
+  CHECK(out.text.find("  WARNING: cuDNN's own search for " + sub_file("graph") +
+                      " would take a copy of another release\n    file: " + system_graph + "\n    why:  it is cuDNN " +
+                      compiled_cudnn + " and the copy in use, " + dir + "/" + sub_file("graph") + ", is cuDNN " +
+                      version_text(CUDNN_VERSION + 1) +
+                      "; cushim preloads the copy in use, a program without cushim mixes two installations "
+                      "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)\n") != std::string::npos);
+  // cnn says no version: the system's copy is another build all the same, as its size shows.
+  std::string system_cnn = ldconfig_path_of(sub_file("cnn"));
+  CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|1|1|0|" + dir + "/" + sub_file("cnn") + "|");
+  CHECK(out.text.find("      met first: " + system_cnn +
+                      " (another release, another build (its file does not say which release))\n") !=
+        std::string::npos);
+  CHECK(out.text.find("    why:  it is another build (its file does not say which release) and the copy in use, " +
+                      dir + "/" + sub_file("cnn") + ", is of the main library's install; cushim preloads") !=
+        std::string::npos);
 }
 
 TEST_CASE("the main library's missing dependency is named, not just 'cannot open'") {

@@ -58,15 +58,25 @@ struct problem {
 };
 
 // One of cuDNN's own sub-libraries (libcudnn_cnn.so.9, libcudnn_ops_infer.so.8, ...).
+// A copy of a sub-library that cuDNN's by-name search meets before the one in use: a file the
+// system loader cannot use, or another release it would take had cushim not preloaded the right one.
+struct shadowing_copy {
+  std::string path;
+  std::string why;             // "not an ELF file", "cuDNN 9.23.0", ...
+  bool other_release = false;  // true: loadable, but of another release; false: unusable
+};
+
 struct sublibrary {
-  std::string name;        // "graph", "cnn", "ops_infer", ...
-  std::string file_name;   // libcudnn_cnn.so.9
-  std::string path;        // the copy cuDNN will use; empty when none
-  bool required = false;   // without it no cuDNN call works
-  bool usable = false;     // its functions reach cuDNN; otherwise they return the fallback
-  bool preloaded = false;  // cushim loaded it by absolute path: cuDNN's own search would miss it
-  int version = 0;         // CUDNN_VERSION encoding from the file; 0 when the file does not say
-  std::string problem;     // why it is unusable
+  std::string name;                       // "graph", "cnn", "ops_infer", ...
+  std::string file_name;                  // libcudnn_cnn.so.9
+  std::string path;                       // the copy cuDNN will use; empty when none
+  bool required = false;                  // without it no cuDNN call works
+  bool usable = false;                    // its functions reach cuDNN; otherwise they return the fallback
+  bool preloaded = false;                 // cushim loaded it by absolute path: cuDNN's own search would miss it
+  bool known = true;                      // false: not in cushim's list, found beside the main library
+  int version = 0;                        // CUDNN_VERSION encoding from the file; 0 when the file does not say
+  std::string problem;                    // why it is unusable
+  std::vector<shadowing_copy> shadowing;  // met first by cuDNN's search, in its order
 };
 
 // Everything cushim knows about one library: status_of()'s answer.
@@ -99,7 +109,7 @@ struct library_files {
 struct options {
   std::vector<std::string> search_dirs;  // searched first, in order (UTF-8, absolute)
   library_files files;                   // a library's exact file or folder: authoritative, no fallback
-  bool use_environment = true;     // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
+  bool use_environment = true;           // CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, ...
   bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
   bool fail_fast = false;  // a call that cannot reach its library prints explain() and aborts (CUSHIM_FAIL_FAST=1)
   // Load and check each candidate in a child process first, and load here only a copy that

@@ -196,6 +196,11 @@ void print_status(const char* prefix, cushim::library lib) {
   for (const cushim::sublibrary& sub : st.sublibraries) {
     std::cout << p << ".sublibrary=" << sub.file_name << '|' << (sub.usable ? 1 : 0) << '|' << (sub.preloaded ? 1 : 0)
               << '|' << sub.version << '|' << one_line(sub.path) << '|' << one_line(sub.problem) << '\n';
+    if (!sub.known) std::cout << p << ".unknown_sublibrary=" << sub.file_name << '\n';
+    for (const cushim::shadowing_copy& c : sub.shadowing) {
+      std::cout << p << ".shadowing=" << sub.file_name << '|' << one_line(c.path) << '|' << (c.other_release ? 1 : 0)
+                << '|' << one_line(c.why) << '\n';
+    }
   }
   std::string loader = loader_of(lib);
   if (!loader.empty()) std::cout << p << ".loader=" << loader << '\n';
@@ -358,7 +363,8 @@ int run_fork(arguments a) {
   int status = 0;
   ::waitpid(child, &status, 0);
   const cushim::status& st = cushim::status_of(cushim::library::cudnn);
-  std::cout << "child.exit=" << (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status)) : "signal " + std::to_string(WTERMSIG(status)))
+  std::cout << "child.exit="
+            << (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status)) : "signal " + std::to_string(WTERMSIG(status)))
             << "\nparent.cudnn.code=" << cushim::to_string(st.code) << "\nparent.cudnn.attempts=" << st.attempts.size()
             << '\n';
   return 0;

@@ -7,6 +7,8 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -241,4 +243,52 @@ TEST_CASE("cuBLASLt, which cuDNN 9 loads by name for some engines, is looked for
   out = run_probe({{"CUSHIM_SEARCH_PATH", tree.path("c")}, {"PATH", cuda_bin}});
   CHECK(out.get("cudnn.code") == "ok");
   CHECK_FALSE(out.has("cudnn.problem", warning));
+}
+
+TEST_CASE("a 32-bit copy of a sub-library first on PATH is passed over by cuDNN's search and named") {
+  temp_dir tree;
+  std::string bin = tree.path("cudnn\\bin");
+  tree.copy_cudnn("cudnn\\bin");
+  std::string x86 = tree.copy(win_test::fixture("zlib_x86", "zlibwapi.dll"), "x86\\" + sub_file("ops"));
+  probe_output out = run_probe({{"CUDNN_PATH", tree.path("cudnn")}, {"PATH", tree.path("x86")}});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  // Outside PATH, every sub-library is preloaded from beside cuDNN; the 32-bit one is named.
+  CHECK(sub_line(out, "ops").rfind(sub_file("ops") + "|1|1|" + std::to_string(CUDNN_VERSION) + "|" + bin + "\\", 0) ==
+        0);
+  CHECK(out.all("cudnn.shadowing") ==
+        std::vector<std::string>{sub_file("ops") + "|" + x86 + "|0|a DLL for x86 (32-bit); this process is x64"});
+}
+
+TEST_CASE("a file that is no DLL first on PATH ends cuDNN's search for that name: named, the sibling preloaded") {
+  temp_dir tree;
+  std::string bin = tree.path("cudnn");
+  tree.copy_cudnn("cudnn");
+  std::string text = tree.path("text\\" + sub_file("cnn"));
+  tree.make_dirs("text");
+  { std::ofstream(std::filesystem::path(win_test::widen(text))) << "left over from an unzip\n"; }
+  // cuDNN's own folder is on PATH too, after the text file: the system loader never gets there.
+  probe_output out = run_probe({{"CUSHIM_SEARCH_PATH", bin}, {"PATH", tree.path("text") + ";" + bin}});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(sub_line(out, "cnn").rfind(sub_file("cnn") + "|1|1|" + std::to_string(CUDNN_VERSION) + "|" + bin + "\\", 0) ==
+        0);
+  CHECK(sub_line(out, "ops").rfind(sub_file("ops") + "|1|0|", 0) == 0);  // found through PATH: not preloaded
+  CHECK(out.all("cudnn.shadowing") ==
+        std::vector<std::string>{sub_file("cnn") + "|" + text +
+                                 "|0|not a DLL: no MZ signature: the file starts with 6c 65 66 74; the system loader "
+                                 "stops at it"});
+}
+
+TEST_CASE("a sub-library cushim does not know, beside cuDNN, is listed and checked like the others") {
+  temp_dir tree;
+  std::string bin = tree.path("cudnn");
+  tree.copy_cudnn("cudnn");
+  std::string extra = "cudnn_extra64_" + cudnn_major + ".dll";
+  tree.copy(win_test::fixture("cudnn_good", sub_file("heuristic")), "cudnn\\" + extra);
+  probe_output out = run_probe({{"CUSHIM_SEARCH_PATH", bin}, {"PATH", tree.make_dirs("empty")}});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.all("cudnn.unknown_sublibrary") == std::vector<std::string>{extra});
+  CHECK(out.has("cudnn.sublibrary", extra + "|1|1|0|" + bin + "\\" + extra + "|"));
 }

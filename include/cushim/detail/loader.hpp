@@ -153,7 +153,8 @@ class loader {
     std::vector<std::string> modules = platform::modules_needing(compiled_file_name(d_));
     std::string text;
     for (const std::string& m : modules) {
-      text += (text.empty() ? "" : ", ") + (m.empty() ? "this program (linked with " + platform::linked_with(d_.link_name) + ")" : m);
+      text += (text.empty() ? "" : ", ") +
+              (m.empty() ? "this program (linked with " + platform::linked_with(d_.link_name) + ")" : m);
     }
     if (!text.empty()) return "loaded as a dependency of " + text;
     if (platform::preloaded_by_environment(path)) return "loaded through LD_PRELOAD";
@@ -167,22 +168,35 @@ class loader {
     std::string name = d_.display_name, compiled = version_text(d_, d_.compiled_version);
     version_parts found = d_.decode_version(refused_version_), want = d_.decode_version(d_.compiled_version);
     std::string why = detail + "; " + who_loaded(path);
-    std::string keep_out = "cushim will not load a second copy next to it (two copies of one library in a process break both)";
+    std::string keep_out =
+        "cushim will not load a second copy next to it (two copies of one library in a process break both)";
     if (refused_version_ && found.major == want.major && found.minor < want.minor) {
       std::string older = version_text(d_, refused_version_);
-      return {error_code::already_loaded_mismatch, true,
+      return {error_code::already_loaded_mismatch,
+              true,
               "the " + name + " " + older + " already loaded in this process is older than the " + compiled +
                   " this program was compiled with",
-              path, why + "; " + keep_out,
-              "version_policy::same_major accepts it: cushim then uses this " + older + ", and each function added "
-              "after " + older + " returns " + d_.missing_returns + " and is named in the report. Or make what loads "
-              "it load " + name + " " + compiled + " or newer (for a pip wheel: upgrade it), or build this program "
-              "with the " + older + " headers"};
+              path,
+              why + "; " + keep_out,
+              "version_policy::same_major accepts it: cushim then uses this " + older +
+                  ", and each function added "
+                  "after " +
+                  older + " returns " + d_.missing_returns +
+                  " and is named in the report. Or make what loads "
+                  "it load " +
+                  name + " " + compiled +
+                  " or newer (for a pip wheel: upgrade it), or build this program "
+                  "with the " +
+                  older + " headers"};
     }
-    return {error_code::already_loaded_mismatch, true, "the " + name + " already loaded in this process is unusable",
-            path, why,
-            "something loaded this copy before cushim; " + keep_out + ". Remove the other copy or load the right "
-            "one first"};
+    return {error_code::already_loaded_mismatch,
+            true,
+            "the " + name + " already loaded in this process is unusable",
+            path,
+            why,
+            "something loaded this copy before cushim; " + keep_out +
+                ". Remove the other copy or load the right "
+                "one first"};
   }
 
   // A switch the options set, or its variable set to 1 (when the environment may be read).
@@ -414,13 +428,12 @@ class loader {
       std::string list = list_of(a.rule).empty() ? a.rule : list_of(a.rule);
       if (a.path.empty() && a.rule == list + "[...]") continue;  // a summary, warned about below
       if (++warned[{list, a.result}] > warned_per_kind) continue;
-      lib_.st.problems.push_back(
-          {error_code::ok, false,
-           a.rule +
-               (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
-                                                   : " has a relative entry '" + a.path + "'") +
-               ", which cushim skipped",
-           "", a.detail, "use absolute folders only in " + list});
+      lib_.st.problems.push_back({error_code::ok, false,
+                                  a.rule +
+                                      (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
+                                                                          : " has a relative entry '" + a.path + "'") +
+                                      ", which cushim skipped",
+                                  "", a.detail, "use absolute folders only in " + list});
     }
     for (const auto& [key, count] : list_outcomes_) {
       if ((key.second != outcome::skipped_empty && key.second != outcome::skipped_relative) || count <= warned_per_kind)
@@ -493,7 +506,7 @@ class loader {
   const options& opts_;
   seen_files seen_;
   std::size_t places_ = 0;
-  int child_fd_ = -1;  // in a probe_in_child child: its pipe to the parent
+  int child_fd_ = -1;         // in a probe_in_child child: its pipe to the parent
   long refused_version_ = 0;  // the version the last candidate reported
   std::map<std::pair<std::string, outcome>, std::size_t> list_outcomes_;
   bool mismatch_seen_ = false;
@@ -556,9 +569,8 @@ inline bool ensure_loaded(library_state& lib) {
   const unsigned bit = 1u << unsigned(lib.desc->id);
   if (loading_on_this_thread & bit) return false;
   shim_state& s = shim();
-  static const bool fork_handlers = (platform::on_fork(&wait_for_loads_before_fork, &open_loads_in_parent,
-                                                       &open_loads_in_child),
-                                     true);
+  static const bool fork_handlers =
+      (platform::on_fork(&wait_for_loads_before_fork, &open_loads_in_parent, &open_loads_in_child), true);
   (void)fork_handlers;
   struct gate_pass {
     fork_gate& gate;

@@ -19,6 +19,20 @@ enum class load_kind {
   by_name,  // by bare name, as cuDNN loads its sub-libraries
 };
 
+// How a search list ("searched") marks a file the system loader met and did not take: it passes
+// over a library of another architecture and goes on, and ends the search for that name at any
+// other file it cannot load (glibc: "invalid ELF header"; Windows: error 193).
+constexpr const char* passed_over_marker = " (skipped: ";
+constexpr const char* ends_search_marker = " (ends the search: ";
+
+inline std::string searched_entry(const std::string& path, bool ends_search, const std::string& why) {
+  return path + (ends_search ? ends_search_marker : passed_over_marker) + why + ")";
+}
+
+inline bool names_unusable_file(const std::string& entry) {
+  return entry.find(passed_over_marker) != std::string::npos || entry.find(ends_search_marker) != std::string::npos;
+}
+
 struct missing_dependency {
   std::vector<std::string> chain;             // the file walked first, then each one on the way
   std::string name;                           // what chain.back() needs, e.g. libcublasLt.so.13

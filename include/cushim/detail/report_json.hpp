@@ -55,19 +55,22 @@ inline void append_json_library(std::string& out, const report_library& lib) {
   o.field("built_for_cuda", st.built_for_cuda);
   append_json_attempts(o.raw("other_copies"), st.other_copies);
   append_json_array(o.raw("sublibraries"), st.sublibraries, [&](const sublibrary& sub) {
-    json_object(out)
-        .field("name", sub.name)
+    json_object entry(out);
+    entry.field("name", sub.name)
         .field("file_name", sub.file_name)
         .field("path", sub.path)
         .field("required", sub.required)
         .field("usable", sub.usable)
         .field("preloaded", sub.preloaded)
+        .field("known", sub.known)
         .field("version", sub.version)
         .field("problem", sub.problem);
+    append_json_array(entry.raw("shadowing"), sub.shadowing, [&](const shadowing_copy& c) {
+      json_object(out).field("path", c.path).field("why", c.why).field("other_release", c.other_release);
+    });
   });
-  append_json_array(o.raw("blocked_functions"), lib.blocked_functions, [&](const auto& b) {
-    json_object(out).field("function", b.first).field("sublibrary", b.second);
-  });
+  append_json_array(o.raw("blocked_functions"), lib.blocked_functions,
+                    [&](const auto& b) { json_object(out).field("function", b.first).field("sublibrary", b.second); });
 }
 
 inline std::string explain_json_text(const report& r) {

@@ -24,8 +24,13 @@ inline void append_sublibraries(std::string& out, const std::vector<sublibrary>&
     if (s.version) out += ", " + format_version(decode_cudnn_version(s.version), true);
     if (!s.path.empty()) out += ", " + s.path;
     if (s.preloaded) out += " (preloaded by cushim: cuDNN's own search would not find this copy)";
+    if (!s.known) out += " (not in cushim's list: found beside the main library)";
     out += "\n";
     if (!s.usable) out += "      why: " + s.problem + "\n";
+    for (const shadowing_copy& c : s.shadowing) {
+      out +=
+          "      met first: " + c.path + " (" + (c.other_release ? "another release, " : "unusable, ") + c.why + ")\n";
+    }
   }
 }
 
@@ -89,15 +94,18 @@ inline void append_library(std::string& out, const report_library& lib) {
 inline std::string libraries_in_sentence(const report& r) {
   std::string text;
   for (std::size_t i = 0; i < r.libraries.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == r.libraries.size() ? " and " : ", ") + std::string(r.libraries[i].desc->in_sentence);
+    text += (i == 0                        ? ""
+             : i + 1 == r.libraries.size() ? " and "
+                                           : ", ") +
+            std::string(r.libraries[i].desc->in_sentence);
   }
   return text;
 }
 
 inline std::string explain_text(const report& r) {
   std::string out = "cushim " CUSHIM_STRINGIFY(CUSHIM_VERSION_MAJOR) "." CUSHIM_STRINGIFY(
-      CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH) ": " + libraries_in_sentence(r) +
-                    " as this process sees them\n\n";
+                        CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH) ": " +
+                    libraries_in_sentence(r) + " as this process sees them\n\n";
   append_driver(out, r.driver);
   for (const report_library& lib : r.libraries) append_library(out, lib);
   for (const std::string& note : r.notes) out += "\nNOTE: " + note + "\n";

@@ -4,6 +4,8 @@
 // that load would miss it, and refuses cuDNN (or gates the functions of one sub-library) instead.
 #pragma once
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,29 @@ namespace {
 
 using platform::sublibrary_finder;
 
+// "ld.so.cache: /usr/lib/libcudnn_ops.so.9 (ends the search: not an ELF file)", as a search lists
+// a file it did not take (searched_entry), split into the file and the reason.
+inline shadowing_copy shadowing_copy_of(const std::string& entry) {
+  const std::string cache = "ld.so.cache: ";
+  std::size_t from = entry.compare(0, cache.size(), cache) == 0 ? cache.size() : 0;
+  for (const char* marker : {passed_over_marker, ends_search_marker}) {
+    std::size_t at = entry.find(marker), length = std::strlen(marker);
+    if (at == std::string::npos || entry.back() != ')') continue;
+    std::string why = entry.substr(at + length, entry.size() - at - length - 1);
+    if (marker == ends_search_marker) why += "; the system loader stops at it";
+    return {entry.substr(from, at - from), why};
+  }
+  return {entry.substr(from), ""};
+}
+
+// Two copies of a sub-library by the versions they say, or where one does not say, by their size:
+// the copies of one build have one size.
+inline bool same_release(const std::string& a, long a_version, const std::string& b, long b_version) {
+  if (a_version && b_version) return a_version == b_version;
+  platform::file_source first(a), second(b);
+  return first.size() == second.size();
+}
+
 // Where one sub-library is: the file cuDNN would use and its version, and whether cushim must
 // load it beside the main library. `usable` is left false and `problem` says why when there is no
 // such file; the dependencies are not looked at here (check_sublibrary, load_sublibrary).
@@ -25,30 +50,56 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   sublibrary s;
   s.name = spec.name;
   s.file_name = sublibrary_file_name(spec.name, major);
-  s.required = spec.root;
-  std::vector<std::string> searched;
-  std::string by_name = finder.by_name(s.file_name, searched);
+  s.required = spec.role == sublibrary_role::root;
+  s.known = spec.known;
+  std::vector<std::string> searched, skipped;
+  std::string by_name = finder.by_name(s.file_name, searched, &skipped);
+  for (const std::string& entry : skipped) s.shadowing.push_back(shadowing_copy_of(entry));
   std::string sibling = join_path(parent_dir(main_path), s.file_name);
   std::string why_not;
   bool sibling_ok = finder.loadable(sibling, why_not);
   long by_name_version = by_name.empty() ? 0 : finder.version_of(by_name, spec);
-  bool same_file =
-      sibling_ok && !by_name.empty() && platform::identity_of(sibling) == platform::identity_of(by_name);
+  bool same_file = sibling_ok && !by_name.empty() && platform::identity_of(sibling) == platform::identity_of(by_name);
   long sibling_version = !sibling_ok ? 0 : same_file ? by_name_version : finder.version_of(sibling, spec);
-  // cuDNN's own load wins unless it would miss the file or pick another version than the copy
-  // beside the main library.
-  bool use_sibling =
-      sibling_ok && (by_name.empty() || (by_name_version && sibling_version && by_name_version != sibling_version));
+  // cuDNN's own load wins unless it would miss the file or take one of another release than the
+  // copy beside the main library (of the main library's install). Where either file does not say
+  // its release, copies of one build have one size.
+  bool use_sibling = sibling_ok && (by_name.empty() ||
+                                    !(same_file || same_release(by_name, by_name_version, sibling, sibling_version)));
   s.path = use_sibling ? sibling : by_name;
   s.version = int(use_sibling ? sibling_version : by_name_version);
   s.preloaded = use_sibling && !same_file;
+  if (s.preloaded && !by_name.empty()) {  // the copy of another release that cuDNN's search would take
+    std::string release = by_name_version ? "cuDNN " + cudnn_version_text(by_name_version)
+                                          : "another build (its file does not say which release)";
+    s.shadowing.push_back({by_name, release, true});
+  }
   s.usable = !s.path.empty();
   if (s.path.empty()) {
-    s.problem = s.file_name + " is not beside " + main_path + " and cuDNN's own search would not find it (looked in: ";
+    s.problem =
+        platform::check_file(sibling).state == platform::file_state::regular
+            ? sibling + " is unusable (" + why_not + ") and cuDNN's own search would not find another copy (looked in: "
+            : s.file_name + " is not beside " + main_path + " and cuDNN's own search would not find it (looked in: ";
     for (std::size_t i = 0; i < searched.size(); ++i) s.problem += (i ? ", " : "") + searched[i];
     s.problem += ")";
   }
   return s;
+}
+
+// The sub-libraries the known list does not name that sit beside the main library
+// (libcudnn_*.so.<major>, cudnn_*64_<major>.dll): cuDNN of a newer release may load them by name.
+inline std::vector<sublibrary_spec> sublibraries_beside(const std::string& main_path, int major,
+                                                        const std::vector<sublibrary_spec>& known) {
+  std::vector<sublibrary_spec> found;
+  std::vector<std::string> files = platform::list_folder(parent_dir(main_path));
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    std::string name = sublibrary_name_of(file, major);
+    bool listed = name.empty();
+    for (const sublibrary_spec& k : known) listed = listed || k.name == name;
+    if (!listed) found.push_back({name, sublibrary_role::engines, nullptr, 0, false});
+  }
+  return found;
 }
 
 // Without loading anything: would the file load where cuDNN loads it? Sets usable and problem.

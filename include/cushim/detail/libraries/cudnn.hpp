@@ -40,13 +40,22 @@ inline std::string build_for_cuda(int cudnn_major, int cuda_major) {
 }
 
 // A loaded candidate, before cudnnGetVersion (cuDNN 9 aborts on any call without its root
-// sub-library): where each sub-library is, of which version; the root, and any copy cuDNN's own
-// search would miss, are loaded now. The others wait until they are needed.
+// sub-library): where each sub-library is (the known ones, and any other found beside the main
+// library), of which version; the root, and any copy cuDNN's own search would miss or take of
+// another release, are loaded now. The others wait until they are needed.
 inline outcome check_sublibraries(candidate_check& c) {
   const int major = c.lib.desc->compiled_major;
   sublibrary_finder finder(c.path);
+  std::vector<sublibrary_spec> specs = cudnn_sublibrary_specs(major);
+  std::vector<sublibrary_spec> beside = sublibraries_beside(c.path, major, specs);
+  specs.insert(specs.end(), beside.begin(), beside.end());
   std::vector<sublibrary> subs;
-  for (const sublibrary_spec& s : cudnn_sublibrary_specs(major)) subs.push_back(locate_sublibrary(s, major, c.path, finder));
+  for (const sublibrary_spec& spec : specs) {
+    sublibrary s = locate_sublibrary(spec, major, c.path, finder);
+    // One a later release brought is expected only when the root (first) says it is that release.
+    if (s.path.empty() && spec.since && (subs.empty() || subs.front().version < spec.since)) continue;
+    subs.push_back(std::move(s));
+  }
   sublibrary& root = subs.front();
   for (sublibrary& s : subs) {
     if (&s == &root || !s.usable || !root.version || !s.version || s.version == root.version) continue;
@@ -95,14 +104,14 @@ inline void note_cuda_build(library_state& lib, platform::library_handle h) {
   lib.st.built_for_cuda = int(reinterpret_cast<decltype(&::cudnnGetCudartVersion)>(f)());
   int built = lib.st.built_for_cuda / 1000, compiled = compiled_cuda_major();
   if (built == 0 || built == compiled) return;
-  lib.st.problems.push_back({error_code::version_mismatch, false,
-                             "this cuDNN was built for CUDA " + std::to_string(built) +
-                                 ", but the program was compiled for CUDA " + std::to_string(compiled),
-                             lib.st.path,
-                             "cudnnGetCudartVersion() reports " +
-                                 format_version(decode_cuda_version(lib.st.built_for_cuda), false),
-                             "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example " +
-                                 build_for_cuda(lib.desc->compiled_major, compiled) + ")"});
+  lib.st.problems.push_back(
+      {error_code::version_mismatch, false,
+       "this cuDNN was built for CUDA " + std::to_string(built) + ", but the program was compiled for CUDA " +
+           std::to_string(compiled),
+       lib.st.path,
+       "cudnnGetCudartVersion() reports " + format_version(decode_cuda_version(lib.st.built_for_cuda), false),
+       "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example " +
+           build_for_cuda(lib.desc->compiled_major, compiled) + ")"});
 }
 
 // The first call into a sub-library that was not checked at load: cushim loads it by path, as
@@ -154,6 +163,24 @@ inline void note_missing_cublaslt(library_state& lib, sublibrary_finder& finder)
            major + ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
 }
 
+// A copy cuDNN's own search meets before the one in use: a broken file (left behind by a partial
+// install or copy), or another release it would take but for cushim's preload.
+inline void note_shadowing(library_state& lib, const sublibrary& sub, const shadowing_copy& copy) {
+  std::string what = copy.other_release
+                         ? "cuDNN's own search for " + sub.file_name + " would take a copy of another release"
+                         : "cuDNN's search for " + sub.file_name + " meets a copy it cannot use";
+  std::string why =
+      copy.other_release
+          ? "it is " + copy.why + " and the copy in use, " + sub.path +
+                (sub.version ? ", is cuDNN " + cudnn_version_text(sub.version) : ", is of the main library's install") +
+                "; cushim preloads the copy in use, a program without cushim mixes two installations "
+                "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)"
+          : copy.why + "; cuDNN uses " + (sub.path.empty() ? std::string("no copy") : sub.path) + " instead";
+  lib.st.problems.push_back(
+      {error_code::ok, false, what, copy.path, why,
+       "remove " + copy.path + ", or replace it with the " + sub.file_name + " of the cuDNN in use"});
+}
+
 // Before status_of() hands out the status: every sub-library not yet checked is checked from its
 // files (nothing is loaded for a report), and each unusable one is listed as a problem, once.
 inline void complete_status(library_state& lib) {
@@ -169,16 +196,21 @@ inline void complete_status(library_state& lib) {
     check_sublibrary(subs[i], finder);
     lib.sublibrary_pending[i] = false;
   }
+  const std::string one_install = "install one complete cuDNN " + std::to_string(major) + " (every " +
+                                  sublibrary_file_name("*", major) +
+                                  " of one release, in one folder) and remove "
+                                  "partial copies";
   for (const sublibrary& sub : subs) {
+    for (const shadowing_copy& copy : sub.shadowing) note_shadowing(lib, sub, copy);
     if (sub.usable || sub.required) continue;
+    std::string effect = serves_functions(sub.name, major)
+                             ? "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of letting "
+                               "cuDNN abort the process"
+                             : "the operations that need its engines fail when they run "
+                               "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED or CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)";
     lib.st.problems.push_back({error_code::sublibrary_unusable, false,
-                               "cuDNN's sub-library " + sub.file_name +
-                                   " is unusable; the cuDNN functions it serves return "
-                                   "CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process",
-                               sub.path, sub.problem,
-                               "install one complete cuDNN " + std::to_string(major) + " (every " +
-                                   sublibrary_file_name("*", major) + " of one release, in one folder) and remove "
-                                   "partial copies"});
+                               "cuDNN's sub-library " + sub.file_name + " is unusable; " + effect, sub.path,
+                               sub.problem, one_install});
   }
   if (major >= 9) note_missing_cublaslt(lib, finder);
 }
@@ -235,8 +267,8 @@ inline constexpr library_descriptor cudnn_descriptor{
     "CUDNN_STATUS_NOT_SUPPORTED",
     "CUDNN_STATUS_NOT_INITIALIZED",
     {},
-    {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build,
-     nullptr, &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};
+    {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build, nullptr,
+     &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};
 
 }  // namespace
 }  // namespace detail

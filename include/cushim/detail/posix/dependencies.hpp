@@ -81,15 +81,19 @@ class dependency_resolver {
   // Whether the loader would take the file for this process (an ELF library of its class and
   // machine); `why_not` says why not. Each file is read once per resolver.
   bool loadable(const std::string& path, std::string& why_not) const {
+    return inspect(path, why_not) == outcome::loaded;
+  }
+
+  // inspect_file's answer, read once per file.
+  outcome inspect(const std::string& path, std::string& why_not) const {
     auto known = inspected_.find(path);
     if (known == inspected_.end()) {
       std::string why;
-      bool ok = inspect_file(path, why) == outcome::loaded;
-      known = inspected_.emplace(path, ok ? std::string() : "\x01" + why).first;
+      outcome result = inspect_file(path, why);
+      known = inspected_.emplace(path, std::make_pair(result, why)).first;
     }
-    if (known->second.empty()) return true;
-    why_not = known->second.substr(1);
-    return false;
+    why_not = known->second.second;
+    return known->second.first;
   }
 
   // DT_NEEDED of `path`; `error` says why there are none when the file cannot be read.
@@ -145,34 +149,46 @@ class dependency_resolver {
     }
     dirs.insert(dirs.end(), library_path_.begin(), library_path_.end());
     for (const std::string& d : requester.runpath) dirs.push_back(expand_origin(d, origin));
-    std::string found = first_loadable(dirs, name, searched);
-    if (!found.empty()) return found;
+    bool ended = false;
+    std::string found = first_loadable(dirs, name, searched, ended);
+    if (!found.empty() || ended) return found;
     std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
     for (const std::string& path : cached) {
-      if (accept(path, "ld.so.cache: ", searched)) return path;
+      verdict v = accept(path, "ld.so.cache: ", searched);
+      if (v == verdict::taken) return path;
+      if (v == verdict::ends_search) return {};
     }
     if (cached.empty()) searched.push_back("ld.so.cache: no entry");
-    return first_loadable(system_library_dirs(), name, searched);
+    return first_loadable(system_library_dirs(), name, searched, ended);
   }
 
+  // The first file the loader takes from `dirs`; `ended` is set when a file there ends the search.
   std::string first_loadable(const std::vector<std::string>& dirs, const std::string& name,
-                             std::vector<std::string>& searched) const {
+                             std::vector<std::string>& searched, bool& ended) const {
     for (const std::string& dir : dirs) {
       std::string path = join_path(dir, name);
-      if (accept(path, "", searched)) return path;
+      verdict v = accept(path, "", searched);
+      if (v == verdict::taken) return path;
+      if (v == verdict::ends_search) return ended = true, std::string();
     }
     return {};
   }
 
-  bool accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
+  enum class verdict { taken, absent, passed_over, ends_search };
+
+  // glibc's open_verify: a library of another class or machine is passed over; any other file it
+  // cannot load ("invalid ELF header", "file too short") fails the load of that name.
+  verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
     if (check_file(path).state != file_state::regular) {
       searched.push_back(prefix + parent_dir(path));
-      return false;
+      return verdict::absent;
     }
     std::string why_not;
-    if (loadable(path, why_not)) return true;
-    searched.push_back(prefix + path + " (skipped: " + why_not + ")");
-    return false;
+    outcome result = inspect(path, why_not);
+    if (result == outcome::loaded) return verdict::taken;
+    bool ends = result != outcome::wrong_architecture;
+    searched.push_back(prefix + searched_entry(path, ends, why_not));
+    return ends ? verdict::ends_search : verdict::passed_over;
   }
 
   // A library already in the process under this soname, asked once per name.
@@ -193,8 +209,8 @@ class dependency_resolver {
   std::vector<std::string> library_path_;
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::map<std::string, std::string> loaded_;
-  mutable std::map<std::string, std::string> inspected_;
-  mutable std::map<std::string, elf_info> requesters_;  // each requester's RPATH and RUNPATH, read once  // path -> "" (loadable) or "\x01" + why not
+  mutable std::map<std::string, std::pair<outcome, std::string>> inspected_;  // path -> answer, why not
+  mutable std::map<std::string, elf_info> requesters_;  // each requester's RPATH and RUNPATH, read once
 };
 
 }  // namespace platform

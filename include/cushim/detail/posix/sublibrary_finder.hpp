@@ -32,12 +32,27 @@ class sublibrary_finder {
 
   // With a chosen view of the system, for tests.
   sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
-      : main_path_(main_path), resolver_(std::move(resolver)) {}
+      : main_path_(main_path),
+        main_version_(cudnn_version_from_file_name(canonical_path(main_path))),
+        resolver_(std::move(resolver)) {}
 
-  // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked.
+  // The copy cuDNN's own load of `file_name` would get, or empty. `searched` says where it looked
+  // for `file_name`; `skipped` receives the files it met and passed over first, for any name.
   // The main library's RPATH and RUNPATH count: cuDNN's dlopen runs inside it.
-  std::string by_name(const std::string& file_name, std::vector<std::string>& searched) const {
-    return resolver_.locate(file_name, main_path_, searched, load_kind::by_name);
+  std::string by_name(const std::string& file_name, std::vector<std::string>& searched,
+                      std::vector<std::string>* skipped = nullptr) const {
+    for (const std::string& name : names_tried(file_name)) {
+      std::vector<std::string> looked;
+      std::string found = resolver_.locate(name, main_path_, looked, load_kind::by_name);
+      if (skipped) {
+        for (const std::string& entry : looked) {
+          if (names_unusable_file(entry)) skipped->push_back(entry);
+        }
+      }
+      if (name == file_name) searched = looked;
+      if (!found.empty()) return found;
+    }
+    return {};
   }
 
   bool loadable(const std::string& path, std::string& why_not) const { return resolver_.loadable(path, why_not); }
@@ -52,6 +67,21 @@ class sublibrary_finder {
     return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
   }
 
+  // The names cuDNN's own load tries, in order: cuDNN 9 tries libcudnn_X.so.9.M.P, .so.9.M, .so.9
+  // and then libcudnn_X.so, M.P being its own release (read from the main library's real file
+  // name; without one, only the last two). cuDNN 8, and any other library, the one name.
+  std::vector<std::string> names_tried(const std::string& file_name) const {
+    const std::size_t so = file_name.rfind(".so.");
+    if (file_name.compare(0, 9, "libcudnn_") != 0 || so == std::string::npos || file_name.substr(so + 4) == "8") {
+      return {file_name};
+    }
+    const std::string stem = file_name.substr(0, so + 3);  // libcudnn_ops.so
+    if (main_version_ < 90000) return {file_name, stem};
+    version_parts v = decode_cudnn_version(main_version_);
+    std::string minor = file_name + "." + std::to_string(v.minor);
+    return {minor + "." + std::to_string(v.patch), minor, file_name, stem};
+  }
+
   // What the loader would not find for `path`. dlopen searches the same places whichever way the
   // file itself was found, so how it is loaded does not matter here.
   std::vector<missing_dependency> missing(const std::string& path, load_kind kind) const {
@@ -64,6 +94,7 @@ class sublibrary_finder {
 
  private:
   std::string main_path_;
+  long main_version_;  // from the main library's real file name; 0 when it carries none
   dependency_resolver resolver_;
 };
 

@@ -133,7 +133,8 @@ class dependency_resolver {
 
   // Error 127: the functions chain.back() takes from `name` that the file found for it lacks.
   static void check_exports(const byte_source& importer_file, const std::vector<std::string>& chain,
-                            const std::string& name, const std::string& found, std::vector<missing_dependency>& result) {
+                            const std::string& name, const std::string& found,
+                            std::vector<missing_dependency>& result) {
     file_source file(found);
     pe_info target = read_pe(file);
     if (target.error != pe_error::none) return;
@@ -154,9 +155,14 @@ class dependency_resolver {
         searched.push_back(dir);
         continue;
       }
+      // As the loader: a DLL of another machine is passed over, any other file it cannot map ends
+      // the search with error 193 (measured under Wine: a text file first on PATH fails the load).
       std::string why_not;
-      if (inspect_file(path, why_not) == outcome::loaded) return path;
-      searched.push_back(path + " (skipped: " + why_not + ")");
+      outcome result = inspect_file(path, why_not);
+      if (result == outcome::loaded) return path;
+      bool ends = result != outcome::wrong_architecture;
+      searched.push_back(searched_entry(path, ends, why_not));
+      if (ends) return {};
     }
     return {};
   }

@@ -25,9 +25,17 @@ class sublibrary_finder {
 
   explicit sublibrary_finder(const std::string&) {}
 
-  // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked.
-  std::string by_name(const std::string& file_name, std::vector<std::string>& searched) const {
-    return resolver_.locate(file_name, "", searched, load_kind::by_name);
+  // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked,
+  // `skipped` receives the files it met and passed over first.
+  std::string by_name(const std::string& file_name, std::vector<std::string>& searched,
+                      std::vector<std::string>* skipped = nullptr) const {
+    std::string found = resolver_.locate(file_name, "", searched, load_kind::by_name);
+    if (skipped) {
+      for (const std::string& entry : searched) {
+        if (names_unusable_file(entry)) skipped->push_back(entry);
+      }
+    }
+    return found;
   }
 
   bool loadable(const std::string& path, std::string& why_not) const {
