@@ -37,9 +37,11 @@ inline resolution resolve(library lib, const char* name, const char* group, plat
                           platform::any_function missing) {
   library_state& state = state_of(lib);
   const library_descriptor& d = *state.desc;
+  const bool loaded = ensure_loaded(state);
+  // Read only now: fail_fast is set by the load, which ensure_loaded has waited for.
   // Functions that run before main (nvcc's registrations) never stop the process under fail_fast.
   const bool may_stop = state.fail_fast && !names_one_of(d.startup_functions, name);
-  if (!ensure_loaded(state)) {
+  if (!loaded) {
     if (loading_on_this_thread_now(state)) return {unavailable, false};
     if (may_stop) stop_the_process(d.display_name, name);
     return {unavailable, true};
@@ -139,34 +141,33 @@ struct fallback {
 
 // One stub per table line, at global scope. Internal names start with cushim_ so that no
 // parameter name from NVIDIA's headers can shadow them.
-#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, group)                                         \
-  namespace {                                                                                                  \
-  namespace cushim_stub_##name {                                                                               \
-    using cushim_fn_t = ret(conv*) params;                                                                     \
-    ret conv cushim_unavailable params {                                                                       \
-      return ::cushim::detail::fallback<ret>{::cushim::library::lib, #name,                                   \
-                                             ::cushim::detail::failure::library_unavailable} args;             \
-    }                                                                                                          \
-    ret conv cushim_missing params {                                                                           \
-      return ::cushim::detail::fallback<ret>{::cushim::library::lib, #name,                                   \
-                                             ::cushim::detail::failure::function_missing} args;                \
-    }                                                                                                          \
-    ret conv cushim_resolve params;                                                                            \
-    std::atomic<cushim_fn_t> cushim_slot{&cushim_resolve};                                                     \
-    ret conv cushim_resolve params {                                                                           \
-      using ::cushim::detail::platform::any_function;                                                          \
-      ::cushim::detail::resolution cushim_r =                                                                  \
-          ::cushim::detail::resolve(::cushim::library::lib, #name, #group,                                     \
-                                    reinterpret_cast<any_function>(&cushim_unavailable),                       \
-                                    reinterpret_cast<any_function>(&cushim_missing));                          \
-      auto cushim_f = reinterpret_cast<cushim_fn_t>(cushim_r.function);                                        \
-      if (cushim_r.final) cushim_slot.store(cushim_f, std::memory_order_release);                              \
-      return cushim_f args;                                                                                    \
-    }                                                                                                          \
-  }                                                                                                            \
-  }                                                                                                            \
-  extern "C" CUSHIM_LOCAL_BINDING ret conv name params {                                                      \
-    return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args;                                  \
+#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, group)                                 \
+  namespace {                                                                                         \
+  namespace cushim_stub_##name {                                                                      \
+    using cushim_fn_t = ret(conv*) params;                                                            \
+    ret conv cushim_unavailable params {                                                              \
+      return ::cushim::detail::fallback<ret>{::cushim::library::lib, #name,                           \
+                                             ::cushim::detail::failure::library_unavailable} args;    \
+    }                                                                                                 \
+    ret conv cushim_missing params {                                                                  \
+      return ::cushim::detail::fallback<ret>{::cushim::library::lib, #name,                           \
+                                             ::cushim::detail::failure::function_missing} args;       \
+    }                                                                                                 \
+    ret conv cushim_resolve params;                                                                   \
+    std::atomic<cushim_fn_t> cushim_slot{&cushim_resolve};                                            \
+    ret conv cushim_resolve params {                                                                  \
+      using ::cushim::detail::platform::any_function;                                                 \
+      ::cushim::detail::resolution cushim_r = ::cushim::detail::resolve(                              \
+          ::cushim::library::lib, #name, #group, reinterpret_cast<any_function>(&cushim_unavailable), \
+          reinterpret_cast<any_function>(&cushim_missing));                                           \
+      auto cushim_f = reinterpret_cast<cushim_fn_t>(cushim_r.function);                               \
+      if (cushim_r.final) cushim_slot.store(cushim_f, std::memory_order_release);                     \
+      return cushim_f args;                                                                           \
+    }                                                                                                 \
+  }                                                                                                   \
+  }                                                                                                   \
+  extern "C" CUSHIM_LOCAL_BINDING ret conv name params {                                              \
+    return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args;                         \
   }
 
 // Every table line is CUSHIM_API(library, group, ...); the library's descriptor file defines
