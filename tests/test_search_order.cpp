@@ -480,19 +480,24 @@ TEST_CASE("probe_in_child: a copy that crashes, aborts, hangs or exits in a chil
       {"crashing_abort", "crashed with SIGABRT in " + version_function},
       {"crashing_loop", "did not finish in 1000 ms in " + version_function},
       {"crashing_constructor_exit", "ended the process (exit status 3) while loading"}};
-  for (const auto& [folder, how] : cases) {
-    CAPTURE(folder);
-    probe_call call;
-    call.env["CUSHIM_SEARCH_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/" + folder;
-    call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
-    call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "1000";
-    probe_output out = run_probe(call);
-    INFO(out.text);
-    check_real_cudnn_from_cache(out);  // the search went on to the real cuDNN
-    const std::string detail = how + ", in a child process (probe_in_child); never loaded in this one";
-    CHECK(out.all("cudnn.attempt").at(0) == "CUSHIM_SEARCH_PATH[0]|" + fixture(folder) + "|crashed|" + detail);
-    CHECK(joined(out.all("cudnn.problem")) ==
-          joined({"ok|0|a copy of cuDNN that CUSHIM_SEARCH_PATH[0] found crashed, ended the process or hung when loaded"}));
+  // Also with the host's own crash handlers installed: the child ends by the signal all the same.
+  for (bool crash_handler : {false, true}) {
+    for (const auto& [folder, how] : cases) {
+      CAPTURE(folder);
+      CAPTURE(crash_handler);
+      probe_call call;
+      if (crash_handler) call.args = {"--crash-handler"};
+      call.env["CUSHIM_SEARCH_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/" + folder;
+      call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+      call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "1000";
+      probe_output out = run_probe(call);
+      INFO(out.text);
+      check_real_cudnn_from_cache(out);  // the search went on to the real cuDNN
+      const std::string detail = how + ", in a child process (probe_in_child); never loaded in this one";
+      CHECK(out.all("cudnn.attempt").at(0) == "CUSHIM_SEARCH_PATH[0]|" + fixture(folder) + "|crashed|" + detail);
+      CHECK(joined(out.all("cudnn.problem")) == joined({"ok|0|a copy of cuDNN that CUSHIM_SEARCH_PATH[0] found "
+                                                        "crashed, ended the process or hung when loaded"}));
+    }
   }
 }
 
@@ -507,8 +512,8 @@ TEST_CASE("an older minor already in the process: both versions, the module that
   probe_output out = run_probe(call);
   INFO(out.text);
   CHECK(out.get("cudnn.code") == "already_loaded_mismatch");
-  const std::string refused = "cuDNN " + older + "; older than the headers this program was compiled with (" +
-                              compiled_cudnn + ")";
+  const std::string refused =
+      "cuDNN " + older + "; older than the headers this program was compiled with (" + compiled_cudnn + ")";
   CHECK(joined(out.all("cudnn.attempt")) ==
         joined({"already loaded in this process|" + old_cudnn + "|wrong_version|" + refused}));
   CHECK(joined(out.all("cudnn.problem")) ==

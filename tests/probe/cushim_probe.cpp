@@ -4,9 +4,10 @@
 //   cushim_probe [--search-dir DIR]... [--no-env] [--fail-fast] [--cudnn-file P] [--cudart-file P]
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
 //                [--reenter-from-log] [--configure-again] [--create-first] [--json]
-//                [--call-convolution] [--convolution-first] [--preload FILE]...
+//                [--call-convolution] [--convolution-first] [--preload FILE]... [--crash-handler]
 //                [--mode status | --mode threads N | --mode fork]
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
+// --crash-handler installs SIGSEGV/SIGABRT handlers that exit 7, as a host's crash reporter would.
 // --convolution-first calls cudnnGetVersion and cudnnConvolutionForward before asking for any
 // status, and says whether cuDNN's cnn sub-library was in the process before and after.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
@@ -15,6 +16,7 @@
 
 #include <dlfcn.h>
 #ifndef _WIN32
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -48,6 +50,7 @@ struct arguments {
   bool print_json = false;
   bool threads_mode = false;
   bool fork_mode = false;
+  bool crash_handler = false;
   int thread_count = 0;
   std::vector<std::string> preloads;
 };
@@ -84,6 +87,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       continue;
     } else if (arg == "--preload" && value(v)) {
       a.preloads.push_back(v);
+      continue;
+    } else if (arg == "--crash-handler") {
+      a.crash_handler = true;
       continue;
     } else if (arg == "--log") {
       a.log_to_stderr = true;
@@ -495,6 +501,12 @@ int main(int argc, char** argv) {
   }
   if (a.threads_mode) return run_threads(a);
 #ifndef _WIN32
+  if (a.crash_handler) {
+    struct sigaction reporter {};
+    reporter.sa_handler = [](int) { ::_exit(7); };
+    ::sigaction(SIGSEGV, &reporter, nullptr);
+    ::sigaction(SIGABRT, &reporter, nullptr);
+  }
   if (a.fork_mode) return run_fork(a);
 #endif
   if (a.log_to_stderr || a.explain_from_log || a.reenter_from_log) {
