@@ -56,15 +56,16 @@ struct problem {
   std::string fix;   // what to do
 };
 
-// One of cuDNN's own sub-libraries (libcudnn_cnn.so.9, libcudnn_ops_infer.so.8, ...).
+// A file a library loads by name itself: one of cuDNN's sub-libraries (libcudnn_cnn.so.9,
+// libcudnn_ops_infer.so.8, ...), NVRTC's builtins (libnvrtc-builtins.so.13.0).
 struct sublibrary {
-  std::string name;        // "graph", "cnn", "ops_infer", ...
+  std::string name;        // "graph", "cnn", "ops_infer", ..., "builtins"
   std::string file_name;   // libcudnn_cnn.so.9
   std::string path;        // the copy cuDNN will use; empty when none
-  bool required = false;   // without it no cuDNN call works
-  bool usable = false;     // its functions reach cuDNN; otherwise they return the fallback
-  bool preloaded = false;  // cushim loaded it by absolute path: cuDNN's own search would miss it
-  int version = 0;         // CUDNN_VERSION encoding from the file; 0 when the file does not say
+  bool required = false;   // without it no call of the library works
+  bool usable = false;     // cuDNN: its functions reach cuDNN; otherwise they return the fallback
+  bool preloaded = false;  // cushim loaded it by absolute path: the library's own search would miss it
+  int version = 0;         // in its library's encoding, from the file; 0 when the file does not say
   std::string problem;     // why it is unusable
 };
 
@@ -74,13 +75,13 @@ struct status {
   error_code code = error_code::not_found;
   std::string path;            // absolute path of the library in use
   std::string found_by;        // the rule that found it
-  int version = 0;             // as the library reports it (CUDNN_VERSION / CUDART_VERSION encoding)
+  int version = 0;             // as the library reports it, in its encoding (CUDNN_VERSION, CUDART_VERSION, ...)
   std::string version_source;  // where the version came from
   int compiled_version = 0;    // the headers this program was built with
   int built_for_cuda = 0;      // cuDNN only: cudnnGetCudartVersion(), the CUDA it was built for
   std::vector<attempt> attempts;
   std::vector<problem> problems;
-  std::vector<sublibrary> sublibraries;  // cuDNN only, for the copy in use (or the last one tried)
+  std::vector<sublibrary> sublibraries;  // cuDNN's, NVRTC's builtins: for the copy in use (or the last one tried)
   std::vector<attempt> other_copies;     // seen on the search path, not loaded (shadowed, other majors)
 };
 

@@ -66,10 +66,32 @@ const status& status_of(library lib);
 
 namespace detail {
 
+// The report's driver section. A build that shims the driver API has one search for both: the
+// driver library's, whose copy in use (or one refused for its version) is the driver found.
+// Otherwise the driver is probed in the same places.
+inline driver_status driver_for_report() {
+  for (const library_descriptor* d : descriptors) {
+    if (!d->reports_driver || !d->shimmed) continue;
+    const status& st = status_of(d->id);
+    driver_status found;
+    found.attempts = st.attempts;
+    for (const attempt& a : st.attempts) {
+      if (a.result != outcome::loaded && a.result != outcome::reused && a.result != outcome::wrong_version) continue;
+      found.found = true;
+      found.path = a.path;
+      found.cuda_version = st.code == error_code::ok ? st.version : 0;
+    }
+    return found;
+  }
+  return driver();
+}
+
 inline report build_report() {
   report r;
-  r.driver.probe = driver();
-  for (int i = 0; i < library_count; ++i) r.libraries.push_back(gather(state_of(library(i)), status_of(library(i))));
+  r.driver.probe = driver_for_report();
+  for (int i = 0; i < library_count; ++i) {
+    if (in_reports(descriptor_of(library(i)))) r.libraries.push_back(gather(state_of(library(i)), status_of(library(i))));
+  }
   {
     std::lock_guard<std::mutex> lock(shim().notes_mutex);
     r.notes = shim().notes;

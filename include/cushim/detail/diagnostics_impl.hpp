@@ -12,7 +12,7 @@ namespace cushim {
 namespace diagnostics {
 
 driver_info driver() {
-  const detail::driver_status& d = detail::driver();
+  const detail::driver_status d = detail::driver_for_report();
   driver_info info;
   info.found = d.found;
   info.path = d.path;
@@ -24,7 +24,9 @@ driver_info driver() {
 
 std::vector<library> libraries() {
   std::vector<library> all;
-  for (int i = 0; i < library_count; ++i) all.push_back(library(i));
+  for (int i = 0; i < library_count; ++i) {
+    if (detail::in_reports(detail::descriptor_of(library(i)))) all.push_back(library(i));
+  }
   return all;
 }
 

@@ -1,5 +1,6 @@
-// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried only: is it there, and which CUDA version
-// it supports. cushim never routes calls to it; the runtime loads it itself.
+// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried for the report: is it there, and which
+// CUDA version it supports. The runtime loads it itself; a program that opts into the driver API
+// (CUSHIM_CUDA_DRIVER) has it loaded as a library instead, whose search the report then uses.
 #pragma once
 
 #include <mutex>
@@ -20,12 +21,19 @@ struct driver_status {
   std::vector<attempt> attempts;
 };
 
-// The toolkit's link-time stub is recorded and ignored (it makes every CUDA call fail with "stub
-// library").
+// The CUDA toolkit's link-time stub of the driver (.../stubs/libcuda.so): every call into it fails
+// with "stub library". Refused wherever it is found.
+inline bool is_link_time_stub(const std::string& path) {
+  return platform::canonical_path(path).find("/stubs/") != std::string::npos;
+}
+constexpr const char* link_time_stub_detail =
+    "the CUDA toolkit's link-time stub, not the driver: remove its stubs folder from LD_LIBRARY_PATH";
+
+// The toolkit's link-time stub is recorded and ignored.
 inline driver_status probe_driver() {
   driver_status d;
   seen_files seen;
-  for (const candidate& c : platform::driver_candidates()) {
+  for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
     if (c.kind != entry_kind::absolute) continue;
     platform::file_check fc = platform::check_file(c.path);
     if (!seen.first_time(fc.identity, c.path)) continue;
@@ -37,10 +45,8 @@ inline driver_status probe_driver() {
                             fc.detail});
       continue;
     }
-    if (platform::canonical_path(c.path).find("/stubs/") != std::string::npos) {
-      d.attempts.push_back({c.rule, c.path, outcome::not_the_library,
-                            "the CUDA toolkit's link-time stub, not the driver: remove its stubs folder from "
-                            "LD_LIBRARY_PATH"});
+    if (is_link_time_stub(c.path)) {
+      d.attempts.push_back({c.rule, c.path, outcome::not_the_library, link_time_stub_detail});
       continue;
     }
     platform::load_result r = platform::load_library(c.path);

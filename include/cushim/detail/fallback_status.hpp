@@ -6,6 +6,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 // Specialised with: static constexpr R unavailable (the library cannot be used) and
 // R missing (the loaded copy lacks the function).
@@ -17,5 +18,6 @@ struct has_fallback_status : std::false_type {};
 template <class R>
 struct has_fallback_status<R, std::void_t<decltype(fallback_status<R>::unavailable)>> : std::true_type {};
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim

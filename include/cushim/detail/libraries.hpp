@@ -22,6 +22,11 @@ static_assert(descriptors_in_library_order(), "descriptors[] must follow cushim:
 
 inline const library_descriptor& descriptor_of(library lib) { return *descriptors[int(lib)]; }
 
+// Whether the reports show a library: one this build shims, or one it could shim and leaves to the
+// program (the runtime under CUSHIM_NO_CUDART). An opt-in library the program did not opt into is
+// none of its concern.
+inline bool in_reports(const library_descriptor& d) { return d.shimmed || !d.opt_in; }
+
 // A library this build does not shim is "disabled" from the start and never loaded.
 inline shim_state::shim_state() {
   for (int i = 0; i < library_count; ++i) {

@@ -13,6 +13,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 template <>
 struct fallback_status<cudaError_t> {
@@ -83,6 +84,7 @@ inline constexpr library_descriptor cudart_descriptor{
     "CUDA runtime",
     "the CUDA runtime",
     cudart_shimmed,
+    false,
     "CUSHIM_NO_CUDART",
     "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
     CUDART_VERSION,
@@ -95,7 +97,10 @@ inline constexpr library_descriptor cudart_descriptor{
     &encode_cuda_version,
     false,
     true,
+    false,
     "return cudaErrorSharedObjectSymbolNotFound",
+    false,
+    false,
     "CUSHIM_CUDART_PATH",
     {},
     true,
@@ -107,8 +112,10 @@ inline constexpr library_descriptor cudart_descriptor{
     "cudaErrorSharedObjectSymbolNotFound",
     "cudaErrorSharedObjectInitFailed",
     cudart_zeroed_outputs,
+    {},
     {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check}};
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
 

@@ -16,6 +16,7 @@
 
 namespace cushim {
 namespace detail {
+namespace {
 
 template <>
 struct fallback_status<cudnnStatus_t> {
@@ -210,6 +211,7 @@ inline constexpr library_descriptor cudnn_descriptor{
     "cuDNN",
     "cuDNN",
     true,
+    false,
     "",
     "",
     CUDNN_VERSION,
@@ -222,7 +224,10 @@ inline constexpr library_descriptor cudnn_descriptor{
     &encode_cudnn_version,
     true,
     false,
+    false,
     "return CUDNN_STATUS_NOT_SUPPORTED",
+    false,
+    false,
     "CUSHIM_CUDNN_PATH",
     cudnn_home_variables,
     true,
@@ -234,9 +239,11 @@ inline constexpr library_descriptor cudnn_descriptor{
     "CUDNN_STATUS_NOT_SUPPORTED",
     "CUDNN_STATUS_NOT_INITIALIZED",
     {},
+    {},
     {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build,
      nullptr, &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};
 
+}  // namespace
 }  // namespace detail
 }  // namespace cushim
 
