@@ -2,15 +2,21 @@
 // table of functions. The only list of libraries; adding one adds a line to each.
 #pragma once
 
+#include "libraries/cublas.hpp"
+#include "libraries/cublasLt.hpp"
+#include "libraries/cuda_driver.hpp"
 #include "libraries/cudart.hpp"
 #include "libraries/cudnn.hpp"
+#include "libraries/nvrtc.hpp"
 #include "state.hpp"
 
 namespace cushim {
 namespace detail {
 
 // In library order (cushim::library's values).
-inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor};
+inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor,
+                                                                         &cublas_descriptor, &cublaslt_descriptor,
+                                                                         &nvrtc_descriptor,  &driver_descriptor};
 
 constexpr bool descriptors_in_library_order() {
   for (int i = 0; i < library_count; ++i) {

@@ -40,12 +40,6 @@ inline std::string sublibrary_file_name(const char* name, int major) {
   return std::string("libcudnn_") + name + ".so." + std::to_string(major);
 }
 
-// cuBLASLt of one CUDA major, which cuDNN 9 loads by name when some engines run.
-inline std::string cublaslt_file_name(int cuda_major) {
-  if (platform::windows_names) return "cublasLt64_" + std::to_string(cuda_major) + ".dll";
-  return "libcublasLt.so." + std::to_string(cuda_major);
-}
-
 // "9.19.0..." -> 91900: the first three dot-separated numbers of `text`; 0 when there are fewer
 // or the major is 0.
 inline long cudnn_version_from_text(const char* text) {

@@ -1,6 +1,6 @@
 // cuDNN as data, and the hooks only it has: its sub-libraries (loaded by cuDNN by name, checked
-// before any cuDNN function runs), the cuBLASLt it loads by name, and the CUDA major it was built
-// for.
+// before any cuDNN function runs), the cuBLASLt and NVRTC it loads by name, and the CUDA major it
+// was built for.
 #pragma once
 
 #include <mutex>
@@ -13,6 +13,8 @@
 #include "../report.hpp"
 #include "../platform_texts.hpp"
 #include "../sublibraries.hpp"
+#include "cublasLt.hpp"
+#include "nvrtc.hpp"
 
 namespace cushim {
 namespace detail {
@@ -135,23 +137,34 @@ inline bool blocks_call(library_state& lib, const char* name, const char* column
   return true;
 }
 
-// cuDNN 9 loads cuBLASLt by name, not as an import, when some engines run (matrix
-// multiplications, some convolutions, RNNs, attention): a missing one shows only then ("Could not
-// locate cublasLt64_12.dll"). Reported as a warning; the rest of cuDNN works without it.
-inline void note_missing_cublaslt(library_state& lib, sublibrary_finder& finder) {
+// What cuDNN 9 loads by name, not as an import, when some engines run: a missing one shows only
+// then ("Could not locate cublasLt64_12.dll", "cannot load libnvrtc", "no valid execution plans").
+// Reported as a warning; the rest of cuDNN works without it.
+struct by_name_load {
+  const library_descriptor* library;  // its file of the CUDA major cuDNN was built for
+  const char* engines;                // what needs it
+  const char* pip_package;            // nvidia-<it>-cu<major>
+};
+constexpr by_name_load by_name_loads[] = {
+    {&cublaslt_descriptor, "some of its engines run (matrix multiplications, some convolutions, RNNs, attention)",
+     "cublas"},
+    {&nvrtc_descriptor, "its runtime-compiled engines run (fused and generated kernels)", "cuda-nvrtc"}};
+
+inline void note_missing_by_name_loads(library_state& lib, sublibrary_finder& finder) {
   int cuda_major = lib.st.built_for_cuda ? lib.st.built_for_cuda / 1000 : compiled_cuda_major();
-  std::string name = cublaslt_file_name(cuda_major);
-  std::vector<std::string> searched;
-  if (!finder.by_name(name, searched).empty()) return;
   std::string major = std::to_string(cuda_major);
-  lib.st.problems.push_back(
-      {error_code::ok, false,
-       "cuDNN loads " + name +
-           " by name when some of its engines run (matrix multiplications, some convolutions, RNNs, attention), "
-           "and its search would not find it",
-       "", "looked in: " + joined(searched) + "; those engines fail when first used, the rest of cuDNN works",
-       "install cuBLAS for CUDA " + major + " (the CUDA " + major + " toolkit, or the pip package nvidia-cublas-cu" +
-           major + ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
+  for (const by_name_load& load : by_name_loads) {
+    std::string name = file_name_for_major(*load.library, cuda_major);
+    std::vector<std::string> searched;
+    if (name.empty() || !finder.by_name(name, searched).empty()) continue;
+    lib.st.problems.push_back(
+        {error_code::ok, false,
+         "cuDNN loads " + name + " by name when " + load.engines + ", and its search would not find it", "",
+         "looked in: " + joined(searched) + "; those engines fail when first used, the rest of cuDNN works",
+         "install " + std::string(load.library->display_name) + " for CUDA " + major + " (the CUDA " + major +
+             " toolkit, or the pip package nvidia-" + load.pip_package + "-cu" + major +
+             ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
+  }
 }
 
 // Before status_of() hands out the status: every sub-library not yet checked is checked from its
@@ -180,7 +193,7 @@ inline void complete_status(library_state& lib) {
                                    sublibrary_file_name("*", major) + " of one release, in one folder) and remove "
                                    "partial copies"});
   }
-  if (major >= 9) note_missing_cublaslt(lib, finder);
+  if (major >= 9) note_missing_by_name_loads(lib, finder);
 }
 
 // The CUDA major cuDNN was built for against the runtime in use.
