@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/command_output.hpp"
+#include "support/opt_in_headers.hpp"  // the doctor's opt-ins (tests/CMakeLists.txt): their versions
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -31,6 +32,18 @@ const std::string cudnn_version =
     std::to_string(CUDNN_MAJOR) + "." + std::to_string(CUDNN_MINOR) + "." + std::to_string(CUDNN_PATCHLEVEL);
 const std::string cuda_version =
     std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+
+// The libraries the doctor's build shims, with their versions, as its verdict lists them.
+#if defined(CUSHIM_CUBLAS) && defined(CUSHIM_NVRTC)
+const std::string cublas_version =
+    std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) + "." + std::to_string(CUBLAS_VER_PATCH);
+const std::string shimmed_versions = "the CUDA runtime " + cuda_version + ", cuDNN " + cudnn_version + ", cuBLAS " +
+                                     cublas_version + ", cuBLASLt " + cublas_version + " and NVRTC " + cuda_version;
+const int opt_in_files = 4;  // cuBLAS, cuBLASLt, NVRTC and its builtins
+#else
+const std::string shimmed_versions = "the CUDA runtime " + cuda_version + " and cuDNN " + cudnn_version;
+const int opt_in_files = 0;
+#endif
 
 // Where the system loader would find libcuda.so.1 in a clean environment: ld.so.cache or a system folder.
 bool machine_has_driver() {
@@ -152,8 +165,8 @@ TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver,
   CHECK(contains(r.out, "GPUs: none\n  cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"));
   CHECK(contains(
       r.out, "cudnnCreate: CUDNN_STATUS_NOT_INITIALIZED (" + std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)) + ")"));
-  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): the CUDA runtime " + cuda_version + " and cuDNN " +
-                            cudnn_version + " load, but no NVIDIA driver was found"));
+  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): " + shimmed_versions +
+                            " load, but no NVIDIA driver was found"));
   CHECK(r.exit_code == 2);
 }
 
@@ -229,13 +242,48 @@ TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verd
   key_values json = parsed_json(r.out);
   CHECK(json.get("cushim.libraries[1].available") == "false");
   CHECK(json.get("cushim.libraries[1].code") == quoted("override_failed"));
-  CHECK(json.get("dependencies.length") == "1");  // the runtime's alone
+  CHECK(json.get("dependencies.length") == std::to_string(1 + opt_in_files));  // the runtime's and the opt-ins
   CHECK(json.get("dependencies[0].file_name") == quoted(CUSHIM_CUDART_FILE));
   CHECK(json.get("cudnn_create.ran") == "false");
   CHECK(json.get("verdict.exit_code") == "1");
   CHECK(json.get("verdict.name") == quoted("unavailable"));
   CHECK(r.exit_code == 1);
 }
+
+#if defined(CUSHIM_CUBLAS) && defined(CUSHIM_NVRTC)
+TEST_CASE(
+    "the doctor checks cuBLAS, cuBLASLt and NVRTC too, each with its dependencies, in the report and the record") {
+  temp_tree tree;
+  std::string file = tree.path("record.txt");
+  process_result r = run(doctor, {"--record", file});
+  INFO(r.out << r.err);
+  std::string cublas_file = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+  std::string builtins = "libnvrtc-builtins.so." + cuda_version;
+  CHECK(contains(r.out, "\ncuBLAS: OK, " + cublas_version + " (compiled with " + cublas_version + ") from " +
+                            ldconfig_path_of(cublas_file) + "\n"));
+  CHECK(contains(r.out, "\ncuBLASLt: OK, " + cublas_version + " (compiled with " + cublas_version + ") from "));
+  CHECK(contains(r.out, "\nNVRTC: OK, " + cuda_version + " (compiled with " + cuda_version + ") from "));
+  CHECK(contains(r.out, "    " + builtins + ": OK, " + cuda_version + ", " + ldconfig_path_of(builtins) + "\n"));
+  CHECK(contains(line_starting(r.out, "  " + cublas_file + " needs "), " libcublasLt.so."));
+  CHECK(contains(r.out, "\n  " + builtins + " needs "));
+  key_values record = record_lines(file);
+  CHECK(record.get("cublas") == cublas_version);
+  CHECK(record.get("headers_cublasLt") == cublas_version);
+  CHECK(record.get("nvrtc") == cuda_version);
+  CHECK(record.get("nvrtc_sublibrary") == builtins + " " + cuda_version + " " + ldconfig_path_of(builtins));
+}
+
+TEST_CASE("with cuBLAS hidden behind an empty override the doctor names it and exits 1") {
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_CUBLAS_PATH"] = empty.root();
+  process_result r = run(doctor, {}, env);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "cuBLAS: UNAVAILABLE (override_failed)"));
+  CHECK(contains(r.out, "\nverdict: UNAVAILABLE (exit 1): cannot use cuBLAS (override_failed)"));
+  CHECK(r.exit_code == 1);
+}
+#endif
 
 TEST_CASE("--record writes the environment record: date, OS, driver, libraries, headers, paths") {
   temp_tree tree;
