@@ -52,6 +52,42 @@ TEST_CASE("version encodings of cuDNN 8, cuDNN 9 and CUDA") {
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.10") == 0);
 }
 
+TEST_CASE("the driver: an older minor than cuda.h's is a warning under either policy (minor version compatibility)") {
+  // The driver API as a program compiled with cuda.h <major>.2 sees it; the fixture driver is <major>.0.
+  static const major_file files[] = {{CUSHIM_CUDART_MAJOR, {"libcuda.so.1", "nvcuda.dll"}}};
+  library_descriptor newer_headers = driver_descriptor;
+  newer_headers.files = files;
+  newer_headers.compiled_major = CUSHIM_CUDART_MAJOR;
+  newer_headers.compiled_version = CUSHIM_CUDART_MAJOR * 1000 + 20;
+  test_support::temp_tree tree;
+  tree.copy_file(std::string(CUSHIM_FIXTURE_DIR) + "/driver_good/libcuda.so.1", "lib/libcuda.so.1");
+  const char* before = ::getenv("LD_LIBRARY_PATH");
+  std::string saved = before ? before : "";
+  REQUIRE(::setenv("LD_LIBRARY_PATH", tree.path("lib").c_str(), 1) == 0);
+  for (cushim::version_policy policy :
+       {cushim::version_policy::same_major_newer_minor, cushim::version_policy::same_major}) {
+    library_state state;
+    state.desc = &newer_headers;
+    cushim::options opts;
+    opts.policy = policy;
+    loader(state, opts).run();
+    CHECK(state.st.code == cushim::error_code::ok);
+    CHECK(state.st.path == tree.path("lib/libcuda.so.1"));
+    std::string major = std::to_string(CUSHIM_CUDART_MAJOR);
+    REQUIRE(state.st.problems.size() == 1);
+    CHECK(state.st.problems[0].code == cushim::error_code::version_mismatch);
+    CHECK_FALSE(state.st.problems[0].fatal);
+    std::string older = " is older than the headers this program was compiled with (";
+    CHECK(state.st.problems[0].what == "CUDA driver API " + major + ".0" + older + major + ".2)");
+    platform::unload_library(state.handle);
+  }
+  if (before) {
+    ::setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+  } else {
+    ::unsetenv("LD_LIBRARY_PATH");
+  }
+}
+
 namespace {
 
 // A cache written by the system's own ldconfig over a folder holding a fake libcudnn.

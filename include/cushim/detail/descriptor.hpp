@@ -103,6 +103,8 @@ struct library_descriptor {
   bool version_has_patch;      // cuDNN 9.19.0, but CUDA 13.0
   bool ask_file_when_zero;     // a version of 0 is no answer (CUDA 13's runtime without a driver)
   bool newer_major_works;      // a newer major runs programs built for this one (the driver)
+  bool older_minor_works;      // an older minor is a warning whatever the policy (the driver's minor
+                               // version compatibility: a 12.0 driver runs programs built with 12.x)
   const char* older_minor_effect;  // what an older minor than the headers' costs, when allowed
 
   // Where it is searched (README.md, "Search order").

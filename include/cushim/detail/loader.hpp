@@ -268,7 +268,7 @@ class loader {
     if (!newer_major && got.minor < want.minor) {
       std::string older =
           "older than the headers this program was compiled with (" + version_text(d_, d_.compiled_version) + ")";
-      if (opts_.policy == version_policy::same_major_newer_minor) {
+      if (opts_.policy == version_policy::same_major_newer_minor && !d_.older_minor_works) {
         detail += "; " + older;
         return outcome::wrong_version;
       }

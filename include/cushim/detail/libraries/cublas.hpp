@@ -68,6 +68,7 @@ inline constexpr library_descriptor cublas_descriptor{
     true,
     false,
     false,
+    false,
     "return CUBLAS_STATUS_NOT_SUPPORTED",
     false,
     false,

@@ -64,6 +64,7 @@ inline constexpr library_descriptor cublaslt_descriptor{
     true,
     false,
     false,
+    false,
     "return CUBLAS_STATUS_NOT_SUPPORTED",
     false,
     false,

@@ -74,6 +74,7 @@ inline constexpr library_descriptor driver_descriptor{
     false,
     false,
     true,
+    true,
     "return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
     true,
     true,

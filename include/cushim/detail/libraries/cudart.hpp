@@ -98,6 +98,7 @@ inline constexpr library_descriptor cudart_descriptor{
     false,
     true,
     false,
+    false,
     "return cudaErrorSharedObjectSymbolNotFound",
     false,
     false,

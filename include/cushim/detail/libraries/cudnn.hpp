@@ -238,6 +238,7 @@ inline constexpr library_descriptor cudnn_descriptor{
     true,
     false,
     false,
+    false,
     "return CUDNN_STATUS_NOT_SUPPORTED",
     false,
     false,

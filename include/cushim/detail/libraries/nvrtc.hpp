@@ -128,6 +128,7 @@ inline constexpr library_descriptor nvrtc_descriptor{
     false,
     false,
     false,
+    false,
     "return NVRTC_ERROR_INTERNAL_ERROR",
     false,
     false,
