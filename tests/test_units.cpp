@@ -50,6 +50,8 @@ TEST_CASE("version encodings of cuDNN 8, cuDNN 9 and CUDA") {
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.11.0") == 11);
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.13") == 13);
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.10") == 0);
+  CHECK(format_version(decode_cublas_version(130100), true) == "13.1.0");
+  CHECK(format_version(decode_cublas_version(111003), true) == "11.10.3");
 }
 
 TEST_CASE("the driver: an older minor than cuda.h's is a warning under either policy (minor version compatibility)") {
@@ -85,6 +87,28 @@ TEST_CASE("the driver: an older minor than cuda.h's is a warning under either po
     ::setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
   } else {
     ::unsetenv("LD_LIBRARY_PATH");
+  }
+}
+
+TEST_CASE("the opt-in libraries' files, per major, as the system loader names them") {
+  CHECK(file_name_for_major(cublas_descriptor, 11) == std::string("libcublas.so.11"));
+  CHECK(file_name_for_major(cublas_descriptor, 13) == std::string("libcublas.so.13"));
+  CHECK(file_name_for_major(cublaslt_descriptor, 12) == std::string("libcublasLt.so.12"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 11) == std::string("libnvrtc.so.11.2"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 12) == std::string("libnvrtc.so.12"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 13) == std::string("libnvrtc.so.13"));
+  CHECK(nvrtc_hooks::builtins_file_name(13000) == "libnvrtc-builtins.so.13.0");
+  CHECK(nvrtc_hooks::builtins_file_name(12040) == "libnvrtc-builtins.so.12.4");
+  CHECK(compiled_file_name(driver_descriptor) == std::string("libcuda.so.1"));
+  CHECK(other_major_files(driver_descriptor).empty());  // every major's driver is libcuda.so.1
+  // Only the driver is searched where the system installs it, with no override, and is the report's
+  // driver section.
+  for (const library_descriptor* d : descriptors) {
+    CAPTURE(d->key);
+    CHECK(d->system_only == (d->id == cushim::library::driver));
+    CHECK((d->override_variable == nullptr) == d->system_only);
+    CHECK(d->reports_driver == d->system_only);
+    CHECK(d->opt_in == (d->id != cushim::library::cudnn && d->id != cushim::library::cudart));
   }
 }
 
