@@ -26,6 +26,19 @@ namespace {
 const std::string doctor = CUSHIM_DOCTOR;
 const std::string conv_forward = CUSHIM_CONV_FORWARD;
 const std::string lstm_forward = CUSHIM_LSTM_FORWARD;
+
+// The cuDNN examples, each with what it names when it cannot compute ("no usable GPU or cuDNN").
+struct cudnn_example {
+  std::string path;
+  std::string needs;
+};
+const std::vector<cudnn_example> cudnn_examples = {
+    {conv_forward, "GPU or cuDNN"},
+    {lstm_forward, "GPU or cuDNN"},
+#ifdef CUSHIM_MLP_FORWARD
+    {CUSHIM_MLP_FORWARD, "GPU, cuDNN or cuBLAS"},
+#endif
+};
 const std::string cudnn_file = CUSHIM_CUDNN_FILE;
 
 const std::string cudnn_version =
@@ -135,13 +148,19 @@ key_values record_lines(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("no program links cuDNN or the CUDA runtime") {
-  for (const std::string& program : {doctor, conv_forward, lstm_forward}) {
+TEST_CASE("no program links cuDNN, the CUDA runtime, cuBLAS, NVRTC or the driver") {
+  std::vector<std::string> programs = {doctor};
+  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
+#ifdef CUSHIM_NVRTC_SAXPY
+  programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+  for (const std::string& program : programs) {
     CAPTURE(program);
     std::string dynamic = command_output("readelf -d '" + program + "'");
     REQUIRE(contains(dynamic, "(NEEDED)"));  // readelf ran
-    CHECK_FALSE(contains(dynamic, "libcudnn"));
-    CHECK_FALSE(contains(dynamic, "libcudart"));
+    for (const char* library : {"libcudnn", "libcudart", "libcublas", "libnvrtc", "libcuda."}) {
+      CHECK_MESSAGE(!contains(dynamic, library), library);
+    }
   }
 }
 
@@ -341,11 +360,11 @@ TEST_CASE("without a usable GPU the examples exit 3 and explain why") {
     MESSAGE("this machine has an NVIDIA driver: the examples run for real (next test)");
     return;
   }
-  for (const std::string& program : {conv_forward, lstm_forward}) {
-    CAPTURE(program);
-    process_result r = run(program);
+  for (const cudnn_example& e : cudnn_examples) {
+    CAPTURE(e.path);
+    process_result r = run(e.path);
     CHECK(r.exit_code == 3);
-    CHECK(contains(r.err, ": no usable GPU or cuDNN: cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
+    CHECK(contains(r.err, ": no usable " + e.needs + ": cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
     CHECK(contains(r.err, "no NVIDIA driver was found"));
   }
 }
@@ -355,7 +374,12 @@ TEST_CASE("on a machine with a GPU the examples match the CPU reference") {
     MESSAGE("no NVIDIA driver on this machine: the examples cannot compute (previous test)");
     return;
   }
-  for (const std::string& program : {conv_forward, lstm_forward}) {
+  std::vector<std::string> programs;
+  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
+#ifdef CUSHIM_NVRTC_SAXPY
+  programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+  for (const std::string& program : programs) {
     CAPTURE(program);
     process_result r = run(program);
     INFO(r.out << r.err);
@@ -366,17 +390,46 @@ TEST_CASE("on a machine with a GPU the examples match the CPU reference") {
 
 TEST_CASE("with cuDNN hidden the examples exit 3 and name cuDNN") {
   temp_tree empty;
-  for (const std::string& program : {conv_forward, lstm_forward}) {
-    CAPTURE(program);
-    process_result r = run(program, {}, with_cudnn_at(empty.root()));
+  for (const cudnn_example& e : cudnn_examples) {
+    CAPTURE(e.path);
+    process_result r = run(e.path, {}, with_cudnn_at(empty.root()));
     CHECK(r.exit_code == 3);
-    CHECK(contains(r.err, ": no usable GPU or cuDNN: cuDNN is unavailable (override_failed)"));
+    CHECK(contains(r.err, ": no usable " + e.needs + ": cuDNN is unavailable (override_failed)"));
     CHECK(contains(r.err, "cuDNN: UNAVAILABLE (override_failed)"));  // cushim's explanation follows
   }
 }
 
+#ifdef CUSHIM_NVRTC_SAXPY
+TEST_CASE("nvrtc_saxpy compiles its kernel with NVRTC on any machine; without a driver it stops there with exit 3") {
+  process_result r = run(CUSHIM_NVRTC_SAXPY);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "nvrtc_saxpy: NVRTC " + cuda_version + " compiled saxpy to "));
+  CHECK(contains(r.out, " bytes of PTX\n"));
+  if (has_driver) return;  // it runs the kernel: the test above
+  CHECK(r.exit_code == 3);
+  CHECK(
+      contains(r.err, "nvrtc_saxpy: no usable GPU, NVRTC or driver: the CUDA driver API is unavailable (not_found)\n"));
+  CHECK(contains(r.err, "\nCUDA driver API: UNAVAILABLE (not_found)"));
+}
+
+TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_NVRTC_PATH"] = empty.root();
+  process_result r = run(CUSHIM_NVRTC_SAXPY, {}, env);
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err, "nvrtc_saxpy: no usable GPU, NVRTC or driver: NVRTC is unavailable (override_failed)\n"));
+  CHECK(contains(r.err, "NVRTC: UNAVAILABLE (override_failed)"));
+}
+#endif
+
 TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
-  for (const std::string& program : {conv_forward, lstm_forward}) {
+  std::vector<std::string> programs;
+  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
+#ifdef CUSHIM_NVRTC_SAXPY
+  programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+  for (const std::string& program : programs) {
     CAPTURE(program);
     process_result help = run(program, {"--help"});
     CHECK(help.exit_code == 0);
