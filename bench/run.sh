@@ -98,6 +98,9 @@ env_bare=(env -i "PATH=/usr/bin:/bin" "HOME=${HOME:-/root}" "LANG=C")
 env_hinted=("${env_bare[@]}" "CUDA_HOME=$cuda")
 fixture_file=$build/fixture/libcudnn.so.9
 env_fixture=("${env_hinted[@]}" "CUSHIM_CUDNN_PATH=$fixture_file" "BENCH_CUDNN_FILE=$fixture_file")
+cuda_major=$(awk '/^#define CUDART_VERSION /{print int($3 / 1000)}' "$cuda/include/cuda_runtime_api.h" 2>/dev/null)
+fixture_blas=$build/fixture/libcublas.so.$cuda_major
+env_blas=("${env_hinted[@]}" "CUSHIM_CUBLAS_PATH=$fixture_blas")
 
 # Background jobs, at most $jobs_max at a time; a failed one is listed in $build/failed.
 job() {
@@ -204,16 +207,20 @@ done
 is_patched() { case " ${patched[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 variants=(direct cushim guarded)
 is_patched relaxed && variants+=(relaxed)
-first_variants=(direct cushim guarded)
+first_variants=(direct cushim guarded opt_in)
 is_patched preflight_off && first_variants+=(preflight_off)
 is_patched preflight_root_only && first_variants+=(preflight_root_only)
 
 job fixture gcc -std=c11 -O2 -fPIC -shared -Wl,-soname,libcudnn.so.9 -isystem "$cuda/include" \
   "$here/src/fixture_cudnn.c" -o "$fixture_file"
+job fixture-blas gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcublas.so.$cuda_major" -isystem "$cuda/include" \
+  "$here/src/fixture_cublas.c" -o "$fixture_blas"
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   o=$build/obj/$t
   job "$t-percall" "$cxx" "${cxxflags[@]}" -c "$here/src/percall.cpp" -o "$o/percall.o"
+  job "$t-percall-blas" "$cxx" "${cxxflags[@]}" -c "$here/src/percall_blas.cpp" -o "$o/percall_blas.o"
+  job "$t-impl-opt-in" "$cxx" "${cxxflags[@]}" -c "$here/src/cushim_impl_opt_in.cpp" -o "$o/opt_in.o"
   job "$t-stub-forms" "$cxx" -std=c++17 -O2 -c "$here/src/stub_forms.cpp" -o "$o/stub_forms.o"
   job "$t-guarded" "$cxx" "${cxxflags[@]}" "-DBENCH_CUDA_LIB_DIR=\"$cuda/lib\"" -c "$here/src/guarded_stubs.cpp" -o "$o/guarded.o"
   [ $has_gbench -eq 1 ] && job "$t-gbench" "$cxx" "${cxxflags[@]}" -c "$here/src/gbench.cpp" -o "$o/gbench.o"
@@ -231,6 +238,7 @@ job doctor-O0 g++ -std=c++17 -O0 -g -I"$root/include" -isystem "$cuda/include" \
   "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-O0" "${link_shim[@]}"
 wait
 ln -sf libcudnn.so.9 "$build/fixture/libcudnn.so"
+ln -sf "libcublas.so.$cuda_major" "$build/fixture/libcublas.so"
 
 # Links: the same caller object behind each variant.
 link_variants() {  # tag program "variant..." extra-libs...
@@ -244,6 +252,7 @@ link_variants() {  # tag program "variant..." extra-libs...
         job "$t-$p-direct-fixture" "$cxx" "$o/$p.o" -o "$b/${p}_direct_fixture" "${link_direct_fixture[@]}" "$@"
         ;;
       cushim) job "$t-$p-cushim" "$cxx" "$o/$p.o" "$o/impl.o" -o "$b/${p}_cushim" "$@" "${link_shim[@]}" ;;
+      opt_in) job "$t-$p-opt_in" "$cxx" "$o/$p.o" "$o/opt_in.o" -o "$b/${p}_opt_in" "$@" "${link_shim[@]}" ;;
       guarded) job "$t-$p-guarded" "$cxx" "$o/$p.o" "$o/guarded.o" -o "$b/${p}_guarded" "$@" -ldl ;;
       *) job "$t-$p-$v" "$cxx" "$o/$p.o" "$o/$v.o" -o "$b/${p}_$v" "$@" "${link_shim[@]}" ;;
     esac
@@ -255,6 +264,14 @@ for cxx in $compilers; do
   [ $has_gbench -eq 1 ] && link_variants "$t" gbench "${variants[*]}" -lbenchmark -pthread
 done
 link_variants gcc first_use "${first_variants[*]}"
+# cuBLAS per call: the fixture linked directly, or cushim opted into cuBLAS.
+for cxx in $compilers; do
+  t=$(cxx_tag "$cxx")
+  job "$t-percall_blas-direct" "$cxx" "$build/obj/$t/percall_blas.o" -o "$build/bin/$t/percall_blas_direct" \
+    -L"$build/fixture" -lcublas "-Wl,-rpath,$build/fixture"
+  job "$t-percall_blas-cushim" "$cxx" "$build/obj/$t/percall_blas.o" "$build/obj/$t/opt_in.o" \
+    -o "$build/bin/$t/percall_blas_cushim" "${link_shim[@]}"
+done
 wait
 if [ -f "$build/failed" ]; then
   echo "run.sh: these steps failed (logs in $build/logs): $(sort -u "$build/failed" | tr '\n' ' ')" >&2
@@ -264,8 +281,10 @@ fi
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   [ -f "$build/obj/$t/percall.o" ] || continue
-  for f in loop_version loop_errstr loop_conv; do
-    calls=$(objdump -dCr --no-show-raw-insn "$build/obj/$t/percall.o" |
+  for f in loop_version loop_errstr loop_conv loop_sgemm; do
+    obj=$build/obj/$t/percall.o
+    [ $f = loop_sgemm ] && obj=$build/obj/$t/percall_blas.o
+    calls=$(objdump -dCr --no-show-raw-insn "$obj" |
       awk -v f="$f" '/^[0-9a-f]+ </{inside = index($0, f "(") > 0}
         inside && /\tcall/{n++} inside && /R_X86_64_PLT32/{sub(/-0x4$/, "", $NF); to = to sep $NF; sep = ","}
         END{print n + 0 "(" to ")"}')
@@ -309,6 +328,11 @@ if have valgrind; then
         p=percall_$v
         [ "$v" = direct ] && p=percall_direct_fixture
         cg_job "percall.$t.$v.conv.$n" env_fixture "$build/bin/$t/$p" conv "$n"
+      done
+    done
+    for v in direct cushim; do
+      for n in $n1 $n2; do
+        cg_job "percall.$t.$v.sgemm.$n" env_blas "$build/bin/$t/percall_blas_$v" sgemm "$n"
       done
     done
   done

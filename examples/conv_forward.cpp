@@ -1,5 +1,12 @@
 // conv_forward: a float NCHW convolution with cuDNN, reached through cushim (no -lcudnn -lcudart),
-// checked against a CPU reference. Exit codes: gpu_example.hpp (README.md, "Examples").
+// checked against a CPU reference. Built with CUSHIM_CUBLAS it is mlp_forward: the convolution's
+// output then goes through a fully connected layer, a cuBLAS GEMM on the GPU (no -lcublas either).
+// Exit codes: gpu_example.hpp (README.md, "Examples").
+#ifdef CUSHIM_CUBLAS
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#endif
+
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
 
@@ -7,8 +14,19 @@
 #include <vector>
 
 #include "gpu_example.hpp"
+#ifdef CUSHIM_CUBLAS
+#include "fully_connected.hpp"
+#endif
 
 namespace {
+
+#ifdef CUSHIM_CUBLAS
+const char* const program = "mlp_forward";
+const char* const needs = "GPU, cuDNN or cuBLAS";
+#else
+const char* const program = "conv_forward";
+const char* const needs = "GPU or cuDNN";
+#endif
 
 using example::check_cudnn;
 using filter_descriptor =
@@ -109,8 +127,9 @@ cudnnConvolutionFwdAlgo_t choose_algorithm(cudnnHandle_t handle, const descripto
   throw example::failure(example::exit_call_failed, "cudnnGetConvolutionForwardAlgorithm_v7 offered no algorithm");
 }
 
-std::vector<float> convolve_on_gpu(cudnnHandle_t handle, const std::vector<float>& x,
-                                   const std::vector<float>& filters) {
+// The convolution of x with the filters into `device_y`, on the GPU.
+void convolve_on_gpu(cudnnHandle_t handle, const std::vector<float>& x, const std::vector<float>& filters,
+                     const example::device_array<float>& device_y) {
   descriptors d;
   describe(d);
   cudnnConvolutionFwdAlgo_t algorithm = choose_algorithm(handle, d);
@@ -118,10 +137,10 @@ std::vector<float> convolve_on_gpu(cudnnHandle_t handle, const std::vector<float
   check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(handle, d.x.get(), d.filters.get(), d.convolution.get(),
                                                       d.y.get(), algorithm, &workspace_bytes),
               "cudnnGetConvolutionForwardWorkspaceSize");
-  std::printf("conv_forward: algorithm %s (%d), workspace %zu bytes\n", algorithm_name(algorithm), int(algorithm),
+  std::printf("%s: algorithm %s (%d), workspace %zu bytes\n", program, algorithm_name(algorithm), int(algorithm),
               workspace_bytes);
 
-  example::device_array<float> device_x(input_count), device_filters(filter_count), device_y(output_count);
+  example::device_array<float> device_x(input_count), device_filters(filter_count);
   example::device_array<unsigned char> workspace(workspace_bytes);
   device_x.upload(x);
   device_filters.upload(filters);
@@ -131,18 +150,28 @@ std::vector<float> convolve_on_gpu(cudnnHandle_t handle, const std::vector<float
                                       d.y.get(), device_y.get()),
               "cudnnConvolutionForward");
   example::check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after cudnnConvolutionForward)");
-  return device_y.download();
 }
 
-int compare_convolutions(cudnnHandle_t handle) {
+int compare_with_cpu(cudnnHandle_t handle) {
   example::value_sequence values(2024);
   std::vector<float> x = values.take(input_count, 1.0f);
   std::vector<float> filters = values.take(filter_count, 0.5f);
-  std::printf("conv_forward: x %dx%dx%dx%d (NCHW), %d filters %dx%d, padding %d\n", n, c, h, w, k, r, s, pad);
-  double error = example::max_abs_difference(convolve_on_gpu(handle, x, filters), convolve_on_cpu(x, filters));
-  return example::report_result("conv_forward", error);
+  std::printf("%s: x %dx%dx%dx%d (NCHW), %d filters %dx%d, padding %d\n", program, n, c, h, w, k, r, s, pad);
+  example::device_array<float> device_y(output_count);
+  convolve_on_gpu(handle, x, filters, device_y);
+#ifdef CUSHIM_CUBLAS
+  // Each image's K x H x W outputs, contiguous in NCHW, are one feature vector of the layer.
+  example::fully_connected layer{10, k * h * w, n};
+  std::vector<float> weights = values.take(layer.weight_count(), 0.01f);
+  std::printf("%s: fully connected %d -> %d for %d images (cublasSgemm)\n", program, layer.inputs, layer.outputs, n);
+  double error =
+      example::max_abs_difference(layer.on_gpu(device_y, weights), layer.on_cpu(convolve_on_cpu(x, filters), weights));
+#else
+  double error = example::max_abs_difference(device_y.download(), convolve_on_cpu(x, filters));
+#endif
+  return example::report_result(program, error);
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return example::run("conv_forward", argc, argv, compare_convolutions); }
+int main(int argc, char** argv) { return example::run(program, argc, argv, compare_with_cpu, needs); }

@@ -1,10 +1,20 @@
 // cushim-doctor: what this machine offers a program built with cushim, and what to fix.
 //
-// Prints cushim::explain() (the driver, the CUDA runtime, cuDNN and its sub-libraries), then its
-// own checks: the driver's version, cuDNN's dependencies, the GPUs, cudnnCreate, and a verdict.
-// Exit codes (README.md, "cushim-doctor"): 0 the libraries load and a GPU works; 1 cuDNN or the
-// CUDA runtime is unavailable; 2 both load, with warnings (no driver, no GPU, cudnnCreate failed,
-// warnings in the report); 64 bad command line; 73 the --record file cannot be written.
+// Prints cushim::explain() (the driver, the CUDA runtime, cuDNN and its sub-libraries, and cuBLAS,
+// cuBLASLt and NVRTC when its build opts into them), then its own checks: the driver's version,
+// the dependencies of every library in use, the GPUs, cudnnCreate, and a verdict. Exit codes
+// (README.md, "cushim-doctor"): 0 the libraries load and a GPU works; 1 a library it shims is
+// unavailable; 2 they load, with warnings (no driver, no GPU, cudnnCreate failed, warnings in the
+// report); 64 bad command line; 73 the --record file cannot be written.
+// The libraries its build opts into (examples/CMakeLists.txt), whose headers come first.
+#ifdef CUSHIM_CUBLAS
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#endif
+#ifdef CUSHIM_NVRTC
+#include <nvrtc.h>
+#endif
+
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/status.hpp>
 
@@ -20,14 +30,15 @@ namespace {
 
 const char* usage =
     "usage: cushim-doctor [--json] [--record FILE] [--search-dir DIR]... [--help]\n"
-    "  Finds the NVIDIA driver, the CUDA runtime and cuDNN the way a program built with cushim\n"
-    "  would, lists the GPUs, tries cudnnCreate, and explains every problem with what to do.\n"
+    "  Finds the NVIDIA driver, the CUDA runtime and cuDNN (and cuBLAS, cuBLASLt and NVRTC when\n"
+    "  built with them) the way a program built with cushim would, lists the GPUs, tries\n"
+    "  cudnnCreate, and explains every problem with what to do.\n"
     "  --json            print the report as JSON (README.md, \"cushim-doctor\")\n"
     "  --record FILE     also write the versions found to FILE: date, OS, driver, CUDA runtime,\n"
     "                    cuDNN, the headers cushim was built with, paths\n"
     "  --search-dir DIR  search DIR first (repeatable)\n"
     "  --help            print this text\n"
-    "exit: 0 usable (the libraries load and a GPU works), 1 cuDNN or the CUDA runtime unavailable,\n"
+    "exit: 0 usable (the libraries load and a GPU works), 1 a library it checks is unavailable,\n"
     "      2 usable with warnings (no driver or GPU, cudnnCreate failed, warnings in the report),\n"
     "      64 bad command line, 73 the record file cannot be written\n";
 

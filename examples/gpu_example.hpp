@@ -1,5 +1,5 @@
-// What conv_forward and lstm_forward share: their exit codes, the check that a GPU and cuDNN can be
-// used, return-code checks that name the failed call, device memory and cuDNN objects that free
+// What conv_forward (and mlp_forward), lstm_forward and nvrtc_saxpy share: their exit codes, the check that a GPU and
+// cuDNN can be used, return-code checks that name the failed call, device memory and cuDNN objects that free
 // themselves, deterministic test data, and the comparison with the CPU reference.
 // Include after <cushim/cushim.hpp> (the example defines CUSHIM_IMPLEMENTATION there).
 #pragma once
@@ -165,10 +165,11 @@ inline void require_usable_gpu(const char* program) {
   std::printf("%s: GPU 0: %s, compute capability %d.%d\n", program, prop.name, prop.major, prop.minor);
 }
 
-inline void print_failure(const char* program, const failure& f) {
+// `needs`: what exit_no_gpu lacks ("GPU or cuDNN").
+inline void print_failure(const char* program, const failure& f, const char* needs) {
   std::fflush(stdout);  // what the program printed so far comes first, also into one pipe
-  const char* kind = f.exit_code() == exit_no_gpu ? "no usable GPU or cuDNN: " : "";
-  std::fprintf(stderr, "%s: %s%s\n\n%s", program, kind, f.what(), cushim::explain().c_str());
+  std::string kind = f.exit_code() == exit_no_gpu ? std::string("no usable ") + needs + ": " : "";
+  std::fprintf(stderr, "%s: %s%s\n\n%s", program, kind.c_str(), f.what(), cushim::explain().c_str());
 }
 
 // --help prints the usage and exits 0; any other argument is an error (exit 64).
@@ -184,14 +185,15 @@ inline int answer_arguments(const char* program, int argc, char** argv) {
 
 // The whole program: arguments, the GPU check, a cuDNN handle, then the example's computation,
 // which returns exit_matches or exit_differs. Every failure ends here with its exit code.
-inline int run(const char* program, int argc, char** argv, int (*compute)(cudnnHandle_t)) {
+inline int run(const char* program, int argc, char** argv, int (*compute)(cudnnHandle_t),
+               const char* needs = "GPU or cuDNN") {
   if (argc > 1) return answer_arguments(program, argc, argv);
   try {
     require_usable_gpu(program);
     cudnn_handle handle("cudnnCreate", exit_no_gpu);
     return compute(handle.get());
   } catch (const failure& f) {
-    print_failure(program, f);
+    print_failure(program, f, needs);
     return f.exit_code();
   }
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/command_output.hpp"
+#include "support/opt_in_headers.hpp"  // the doctor's opt-ins (tests/CMakeLists.txt): their versions
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -25,12 +26,37 @@ namespace {
 const std::string doctor = CUSHIM_DOCTOR;
 const std::string conv_forward = CUSHIM_CONV_FORWARD;
 const std::string lstm_forward = CUSHIM_LSTM_FORWARD;
+
+// The cuDNN examples, each with what it names when it cannot compute ("no usable GPU or cuDNN").
+struct cudnn_example {
+  std::string path;
+  std::string needs;
+};
+const std::vector<cudnn_example> cudnn_examples = {
+    {conv_forward, "GPU or cuDNN"},
+    {lstm_forward, "GPU or cuDNN"},
+#ifdef CUSHIM_MLP_FORWARD
+    {CUSHIM_MLP_FORWARD, "GPU, cuDNN or cuBLAS"},
+#endif
+};
 const std::string cudnn_file = CUSHIM_CUDNN_FILE;
 
 const std::string cudnn_version =
     std::to_string(CUDNN_MAJOR) + "." + std::to_string(CUDNN_MINOR) + "." + std::to_string(CUDNN_PATCHLEVEL);
 const std::string cuda_version =
     std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+
+// The libraries the doctor's build shims, with their versions, as its verdict lists them.
+#if defined(CUSHIM_CUBLAS) && defined(CUSHIM_NVRTC)
+const std::string cublas_version =
+    std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) + "." + std::to_string(CUBLAS_VER_PATCH);
+const std::string shimmed_versions = "the CUDA runtime " + cuda_version + ", cuDNN " + cudnn_version + ", cuBLAS " +
+                                     cublas_version + ", cuBLASLt " + cublas_version + " and NVRTC " + cuda_version;
+const int opt_in_files = 4;  // cuBLAS, cuBLASLt, NVRTC and its builtins
+#else
+const std::string shimmed_versions = "the CUDA runtime " + cuda_version + " and cuDNN " + cudnn_version;
+const int opt_in_files = 0;
+#endif
 
 // Where the system loader would find libcuda.so.1 in a clean environment: ld.so.cache or a system folder.
 bool machine_has_driver() {
@@ -122,8 +148,13 @@ key_values record_lines(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("no program links cuDNN or the CUDA runtime") {
-  for (const std::string& program : {doctor, conv_forward, lstm_forward}) CHECK(cuda_libraries_needed(program) == "");
+TEST_CASE("no program links cuDNN, the CUDA runtime, cuBLAS, NVRTC or the driver") {
+  std::vector<std::string> programs = {doctor};
+  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
+#ifdef CUSHIM_NVRTC_SAXPY
+  programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+  for (const std::string& program : programs) CHECK(cuda_libraries_needed(program) == "");
 }
 
 TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver, the GPUs and cudnnCreate") {
@@ -146,8 +177,8 @@ TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver,
   CHECK(contains(r.out, "GPUs: none\n  cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"));
   CHECK(contains(
       r.out, "cudnnCreate: CUDNN_STATUS_NOT_INITIALIZED (" + std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)) + ")"));
-  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): the CUDA runtime " + cuda_version + " and cuDNN " +
-                            cudnn_version + " load, but no NVIDIA driver was found"));
+  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): " + shimmed_versions +
+                            " load, but no NVIDIA driver was found"));
   CHECK(r.exit_code == 2);
 }
 
@@ -223,13 +254,48 @@ TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verd
   key_values json = parsed_json(r.out);
   CHECK(json.get("cushim.libraries[1].available") == "false");
   CHECK(json.get("cushim.libraries[1].code") == quoted("override_failed"));
-  CHECK(json.get("dependencies.length") == "1");  // the runtime's alone
+  CHECK(json.get("dependencies.length") == std::to_string(1 + opt_in_files));  // the runtime's and the opt-ins
   CHECK(json.get("dependencies[0].file_name") == quoted(CUSHIM_CUDART_FILE));
   CHECK(json.get("cudnn_create.ran") == "false");
   CHECK(json.get("verdict.exit_code") == "1");
   CHECK(json.get("verdict.name") == quoted("unavailable"));
   CHECK(r.exit_code == 1);
 }
+
+#if defined(CUSHIM_CUBLAS) && defined(CUSHIM_NVRTC)
+TEST_CASE(
+    "the doctor checks cuBLAS, cuBLASLt and NVRTC too, each with its dependencies, in the report and the record") {
+  temp_tree tree;
+  std::string file = tree.path("record.txt");
+  process_result r = run(doctor, {"--record", file});
+  INFO(r.out << r.err);
+  std::string cublas_file = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+  std::string builtins = "libnvrtc-builtins.so." + cuda_version;
+  CHECK(contains(r.out, "\ncuBLAS: OK, " + cublas_version + " (compiled with " + cublas_version + ") from " +
+                            ldconfig_path_of(cublas_file) + "\n"));
+  CHECK(contains(r.out, "\ncuBLASLt: OK, " + cublas_version + " (compiled with " + cublas_version + ") from "));
+  CHECK(contains(r.out, "\nNVRTC: OK, " + cuda_version + " (compiled with " + cuda_version + ") from "));
+  CHECK(contains(r.out, "    " + builtins + ": OK, " + cuda_version + ", " + ldconfig_path_of(builtins) + "\n"));
+  CHECK(contains(line_starting(r.out, "  " + cublas_file + " needs "), " libcublasLt.so."));
+  CHECK(contains(r.out, "\n  " + builtins + " needs "));
+  key_values record = record_lines(file);
+  CHECK(record.get("cublas") == cublas_version);
+  CHECK(record.get("headers_cublasLt") == cublas_version);
+  CHECK(record.get("nvrtc") == cuda_version);
+  CHECK(record.get("nvrtc_sublibrary") == builtins + " " + cuda_version + " " + ldconfig_path_of(builtins));
+}
+
+TEST_CASE("with cuBLAS hidden behind an empty override the doctor names it and exits 1") {
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_CUBLAS_PATH"] = empty.root();
+  process_result r = run(doctor, {}, env);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "cuBLAS: UNAVAILABLE (override_failed)"));
+  CHECK(contains(r.out, "\nverdict: UNAVAILABLE (exit 1): cannot use cuBLAS (override_failed)"));
+  CHECK(r.exit_code == 1);
+}
+#endif
 
 TEST_CASE("--record writes the environment record: date, OS, driver, libraries, headers, paths") {
   temp_tree tree;
@@ -287,11 +353,11 @@ TEST_CASE("without a usable GPU the examples exit 3 and explain why") {
     MESSAGE("this machine has an NVIDIA driver: the examples run for real (next test)");
     return;
   }
-  for (const std::string& program : {conv_forward, lstm_forward}) {
-    CAPTURE(program);
-    process_result r = run(program);
+  for (const cudnn_example& e : cudnn_examples) {
+    CAPTURE(e.path);
+    process_result r = run(e.path);
     CHECK(r.exit_code == 3);
-    CHECK(contains(r.err, ": no usable GPU or cuDNN: cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
+    CHECK(contains(r.err, ": no usable " + e.needs + ": cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
     CHECK(contains(r.err, "no NVIDIA driver was found"));
   }
 }
@@ -301,7 +367,12 @@ TEST_CASE("on a machine with a GPU the examples match the CPU reference") {
     MESSAGE("no NVIDIA driver on this machine: the examples cannot compute (previous test)");
     return;
   }
-  for (const std::string& program : {conv_forward, lstm_forward}) {
+  std::vector<std::string> programs;
+  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
+#ifdef CUSHIM_NVRTC_SAXPY
+  programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+  for (const std::string& program : programs) {
     CAPTURE(program);
     process_result r = run(program);
     INFO(r.out << r.err);
@@ -312,17 +383,46 @@ TEST_CASE("on a machine with a GPU the examples match the CPU reference") {
 
 TEST_CASE("with cuDNN hidden the examples exit 3 and name cuDNN") {
   temp_tree empty;
-  for (const std::string& program : {conv_forward, lstm_forward}) {
-    CAPTURE(program);
-    process_result r = run(program, {}, with_cudnn_at(empty.root()));
+  for (const cudnn_example& e : cudnn_examples) {
+    CAPTURE(e.path);
+    process_result r = run(e.path, {}, with_cudnn_at(empty.root()));
     CHECK(r.exit_code == 3);
-    CHECK(contains(r.err, ": no usable GPU or cuDNN: cuDNN is unavailable (override_failed)"));
+    CHECK(contains(r.err, ": no usable " + e.needs + ": cuDNN is unavailable (override_failed)"));
     CHECK(contains(r.err, "cuDNN: UNAVAILABLE (override_failed)"));  // cushim's explanation follows
   }
 }
 
+#ifdef CUSHIM_NVRTC_SAXPY
+TEST_CASE("nvrtc_saxpy compiles its kernel with NVRTC on any machine; without a driver it stops there with exit 3") {
+  process_result r = run(CUSHIM_NVRTC_SAXPY);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "nvrtc_saxpy: NVRTC " + cuda_version + " compiled saxpy to "));
+  CHECK(contains(r.out, " bytes of PTX\n"));
+  if (has_driver) return;  // it runs the kernel: the test above
+  CHECK(r.exit_code == 3);
+  CHECK(
+      contains(r.err, "nvrtc_saxpy: no usable GPU, NVRTC or driver: the CUDA driver API is unavailable (not_found)\n"));
+  CHECK(contains(r.err, "\nCUDA driver API: UNAVAILABLE (not_found)"));
+}
+
+TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_NVRTC_PATH"] = empty.root();
+  process_result r = run(CUSHIM_NVRTC_SAXPY, {}, env);
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err, "nvrtc_saxpy: no usable GPU, NVRTC or driver: NVRTC is unavailable (override_failed)\n"));
+  CHECK(contains(r.err, "NVRTC: UNAVAILABLE (override_failed)"));
+}
+#endif
+
 TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
-  for (const std::string& program : {conv_forward, lstm_forward}) {
+  std::vector<std::string> programs;
+  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
+#ifdef CUSHIM_NVRTC_SAXPY
+  programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+  for (const std::string& program : programs) {
     CAPTURE(program);
     process_result help = run(program, {"--help"});
     CHECK(help.exit_code == 0);
@@ -368,14 +468,16 @@ TEST_CASE("kernel_saxpy links no CUDA library, reaches main and explains a missi
     CHECK(contains(r.out, "kernel_saxpy: max abs error"));
   } else {
     CHECK(r.exit_code == 3);
-    CHECK(contains(r.err, "kernel_saxpy: no usable GPU or cuDNN: cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
+    CHECK(contains(r.err,
+                   "kernel_saxpy: no usable GPU or cuDNN: cudaGetDeviceCount failed: cudaErrorInsufficientDriver"));
   }
   temp_tree empty;
   environment env = clean_environment();
   env["CUSHIM_CUDART_PATH"] = empty.root();
   process_result hidden = run(program, {}, env);
   CHECK(hidden.exit_code == 3);
-  CHECK(contains(hidden.err, "kernel_saxpy: no usable GPU or cuDNN: the CUDA runtime is unavailable (override_failed)"));
+  CHECK(
+      contains(hidden.err, "kernel_saxpy: no usable GPU or cuDNN: the CUDA runtime is unavailable (override_failed)"));
   CHECK(contains(hidden.err, "CUDA runtime: UNAVAILABLE (override_failed)"));
 }
 #endif

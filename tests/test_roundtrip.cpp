@@ -1,19 +1,25 @@
-// Every function of the tables in use (cuDNN and CUDA runtime) is called through its stub with
-// distinct argument values; the recording fixture library must receive each argument unchanged,
-// and the value it returns must come back to the caller.
+// Every function of the tables in use (cuDNN, the CUDA runtime and each library the build opts
+// into) is called through its stub with distinct argument values; the recording fixture library
+// of its library must receive each argument unchanged, and the value it returns must come back to
+// the caller.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 
-#include <cushim/status.hpp>
+#include "support/opt_in_headers.hpp"
+
+#include <cushim/diagnostics.hpp>
 #include <cushim/detail/api_tables.hpp>
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "support/arg_values.hpp"
+#include "support/library_files.hpp"
 #include "support/recorder.hpp"
 #include "support/table_declarations.hpp"
 
@@ -21,8 +27,21 @@
 
 namespace {
 
-const std::string cudnn_fixture = std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_recording/" + CUSHIM_CUDNN_FILE;
-const std::string cudart_fixture = std::string(CUSHIM_FIXTURE_DIR) + "/cudart_recording/" + CUSHIM_CUDART_FILE;
+// The recording library of each library: <fixtures>/<key>_recording/<its file name>.
+std::string fixture_of(cushim::library lib) {
+  return std::string(CUSHIM_FIXTURE_DIR) + "/" + cushim::to_string(lib) + "_recording/" + test_support::file_of(lib);
+}
+
+// What status_of(lib).path says for the fixture at `path`: an override as it was given; a copy
+// found already in the process (the driver) by the name the system gives it, which on Windows
+// (GetModuleFileNameW) has backslashes.
+std::string reported_path(cushim::library lib, std::string path) {
+#ifdef _WIN32
+  if (!test_support::has_override(lib)) std::replace(path.begin(), path.end(), '/', '\\');
+#endif
+  static_cast<void>(lib);
+  return path;
+}
 
 // The fixture's recorder, switched on; found in the copy cushim loaded.
 recorded_call* start_recording(const std::string& path) {
@@ -75,29 +94,53 @@ struct roundtrip_checker {
 }  // namespace
 
 TEST_CASE("every stub forwards every argument unchanged and returns the library's result") {
+  // The recording file of each library, by the name cushim searches for (the driver has no
+  // override: its recording copy is loaded first, and cushim reuses the copy in the process).
+  std::map<cushim::library, std::string> fixtures;
   cushim::options opts;
-  opts.files[cushim::library::cudnn] = cudnn_fixture;
-  opts.files[cushim::library::cudart] = cudart_fixture;
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    fixtures[lib] = fixture_of(lib);
+    if (test_support::has_override(lib)) {
+      opts.files[lib] = fixtures[lib];
+    } else {
+      REQUIRE_MESSAGE(dlopen(fixtures[lib].c_str(), RTLD_NOW) != nullptr, fixtures[lib] << " does not load");
+    }
+  }
   REQUIRE(cushim::configure(opts));
-  REQUIRE(cushim::available(cushim::library::cudnn));
-  REQUIRE(cushim::available(cushim::library::cudart));
-  CHECK(cushim::status_of(cushim::library::cudnn).path == cudnn_fixture);
+  std::map<cushim::library, roundtrip_checker> checkers;
+  for (const auto& [lib, path] : fixtures) {
+    INFO(cushim::to_string(lib));
+    REQUIRE(cushim::available(lib));
+    CHECK(cushim::status_of(lib).path == reported_path(lib, path));
+    checkers.emplace(lib, roundtrip_checker{start_recording(path), 0, {}});
+  }
 
-  roundtrip_checker cudnn{start_recording(cudnn_fixture), 0, {}};
-  roundtrip_checker cudart{start_recording(cudart_fixture), 0, {}};
   int table_lines = 0;
-  auto checker_of = [&](cushim::library lib) -> roundtrip_checker& {
-    return lib == cushim::library::cudnn ? cudnn : cudart;
-  };
-#define CUSHIM_API(lib, group, ret, name, params, args) (++table_lines, checker_of(cushim::library::lib)(#name, &name));
-#include CUSHIM_CUDNN_TABLE
-#include CUSHIM_CUDART_TABLE
+  auto checker_of = [&](cushim::library lib) -> roundtrip_checker& { return checkers.at(lib); };
+  // The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
+#define CUSHIM_API(lib, group, ret, name, params, args) \
+  (++table_lines, checker_of(cushim::library::lib)(#name, static_cast<ret(*) params>(&name)));
+#include <cushim/detail/library_tables.inc>
 #undef CUSHIM_API
 
-  for (const std::string& f : cudnn.failures) FAIL_CHECK(f);
-  for (const std::string& f : cudart.failures) FAIL_CHECK(f);
-  CHECK(cudnn.checked + cudart.checked == table_lines);
-  CHECK(cudnn.checked >= 200);  // cuDNN 8 and 9 tables both hold over 200 functions
-  CHECK(cudart.checked >= 280);
-  MESSAGE("round-tripped " << cudnn.checked << " cuDNN and " << cudart.checked << " CUDA runtime functions");
+  int checked = 0;
+  for (const auto& [lib, checker] : checkers) {
+    for (const std::string& f : checker.failures) FAIL_CHECK(f);
+    checked += checker.checked;
+    MESSAGE("round-tripped " << checker.checked << " " << std::string(cushim::diagnostics::display_name(lib))
+                             << " functions");
+  }
+  CHECK(checked == table_lines);
+  CHECK(checkers.at(cushim::library::cudnn).checked >= 200);  // cuDNN 8 and 9 tables both hold over 200 functions
+  CHECK(checkers.at(cushim::library::cudart).checked >= 280);
+#ifdef CUSHIM_CUBLAS
+  CHECK(checkers.at(cushim::library::cublas).checked >= 250);  // cuBLAS 11's table is the smallest
+  CHECK(checkers.at(cushim::library::cublasLt).checked >= 40);
+#endif
+#ifdef CUSHIM_NVRTC
+  CHECK(checkers.at(cushim::library::nvrtc).checked >= 15);
+#endif
+#ifdef CUSHIM_CUDA_DRIVER
+  CHECK(checkers.at(cushim::library::driver).checked >= 350);
+#endif
 }

@@ -50,6 +50,66 @@ TEST_CASE("version encodings of cuDNN 8, cuDNN 9 and CUDA") {
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.11.0") == 11);
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.13") == 13);
   CHECK(major_of_file(cudart_descriptor, "libcudart.so.10") == 0);
+  CHECK(format_version(decode_cublas_version(130100), true) == "13.1.0");
+  CHECK(format_version(decode_cublas_version(111003), true) == "11.10.3");
+}
+
+TEST_CASE("the driver: an older minor than cuda.h's is a warning under either policy (minor version compatibility)") {
+  // The driver API as a program compiled with cuda.h <major>.2 sees it; the fixture driver is <major>.0.
+  static const major_file files[] = {{CUSHIM_CUDART_MAJOR, {"libcuda.so.1", "nvcuda.dll"}}};
+  library_descriptor newer_headers = driver_descriptor;
+  newer_headers.files = files;
+  newer_headers.compiled_major = CUSHIM_CUDART_MAJOR;
+  newer_headers.compiled_version = CUSHIM_CUDART_MAJOR * 1000 + 20;
+  test_support::temp_tree tree;
+  tree.copy_file(std::string(CUSHIM_FIXTURE_DIR) + "/driver_good/libcuda.so.1", "lib/libcuda.so.1");
+  const char* before = ::getenv("LD_LIBRARY_PATH");
+  std::string saved = before ? before : "";
+  REQUIRE(::setenv("LD_LIBRARY_PATH", tree.path("lib").c_str(), 1) == 0);
+  for (cushim::version_policy policy :
+       {cushim::version_policy::same_major_newer_minor, cushim::version_policy::same_major}) {
+    library_state state;
+    state.desc = &newer_headers;
+    cushim::options opts;
+    opts.policy = policy;
+    loader(state, opts).run();
+    CHECK(state.st.code == cushim::error_code::ok);
+    CHECK(state.st.path == tree.path("lib/libcuda.so.1"));
+    std::string major = std::to_string(CUSHIM_CUDART_MAJOR);
+    REQUIRE(state.st.problems.size() == 1);
+    CHECK(state.st.problems[0].code == cushim::error_code::version_mismatch);
+    CHECK_FALSE(state.st.problems[0].fatal);
+    std::string older = " is older than the headers this program was compiled with (";
+    CHECK(state.st.problems[0].what == "CUDA driver API " + major + ".0" + older + major + ".2)");
+    platform::unload_library(state.handle);
+  }
+  if (before) {
+    ::setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+  } else {
+    ::unsetenv("LD_LIBRARY_PATH");
+  }
+}
+
+TEST_CASE("the opt-in libraries' files, per major, as the system loader names them") {
+  CHECK(file_name_for_major(cublas_descriptor, 11) == std::string("libcublas.so.11"));
+  CHECK(file_name_for_major(cublas_descriptor, 13) == std::string("libcublas.so.13"));
+  CHECK(file_name_for_major(cublaslt_descriptor, 12) == std::string("libcublasLt.so.12"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 11) == std::string("libnvrtc.so.11.2"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 12) == std::string("libnvrtc.so.12"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 13) == std::string("libnvrtc.so.13"));
+  CHECK(nvrtc_hooks::builtins_file_name(13000) == "libnvrtc-builtins.so.13.0");
+  CHECK(nvrtc_hooks::builtins_file_name(12040) == "libnvrtc-builtins.so.12.4");
+  CHECK(compiled_file_name(driver_descriptor) == std::string("libcuda.so.1"));
+  CHECK(other_major_files(driver_descriptor).empty());  // every major's driver is libcuda.so.1
+  // Only the driver is searched where the system installs it, with no override, and is the report's
+  // driver section.
+  for (const library_descriptor* d : descriptors) {
+    CAPTURE(d->key);
+    CHECK(d->system_only == (d->id == cushim::library::driver));
+    CHECK((d->override_variable == nullptr) == d->system_only);
+    CHECK(d->reports_driver == d->system_only);
+    CHECK(d->opt_in == (d->id != cushim::library::cudnn && d->id != cushim::library::cudart));
+  }
 }
 
 namespace {

@@ -22,12 +22,15 @@ VARIANT_NAMES = {
     "relaxed": "(d) cushim, proposed fix",
     "preflight_off": "(e) cushim, preflight off (patched copy)",
     "preflight_root_only": "(f) cushim, preflight of libcudnn_graph only (patched copy)",
+    "opt_in": "(g) cushim opted into cuBLAS, cuBLASLt, NVRTC and the driver API",
 }
 MODES = {
     "version": "cudnnGetVersion()",
     "errstr": "cudaGetErrorString(cudaSuccess)",
     "conv": "cudnnConvolutionForward (13 args, fixture .so)",
+    "sgemm": "cublasSgemm_v2 (14 args, fixture .so; cushim is (g))",
 }
+BLAS_MODES = ("sgemm",)  # measured direct and through cushim opted into cuBLAS only
 # Targets (issue 6).
 PER_CALL_MAX_EXTRA = 1.0
 FIRST_USE_MAX_RATIO = 1.2
@@ -231,8 +234,8 @@ def main():
     tags = ["clang" if c.startswith("clang") else "gcc" for c in args.compilers.split()]
     n1, n2 = (int(x) for x in R.get("meta.n", "1000 101000").split())
     variants = ["direct", "cushim", "guarded"] + (["relaxed"] if R.get("patched.relaxed") == "1" else [])
-    first_variants = ["direct", "cushim", "guarded"] + [v for v in ("preflight_off", "preflight_root_only")
-                                                        if R.get(f"patched.{v}") == "1"]
+    first_variants = ["direct", "cushim", "guarded", "opt_in"] + [v for v in ("preflight_off", "preflight_root_only")
+                                                                  if R.get(f"patched.{v}") == "1"]
     targets = []  # (target, detail, verdict)
     md = []
 
@@ -251,7 +254,7 @@ def main():
     for t in tags:
         for mode in MODES:
             base = None
-            for v in variants:
+            for v in (["direct", "cushim"] if mode in BLAS_MODES else variants):
                 a, b = R.ir(f"percall.{t}.{v}.{mode}.{n1}"), R.ir(f"percall.{t}.{v}.{mode}.{n2}")
                 pc = (b - a) / (n2 - n1) if a is not None and b is not None else None
                 per_call[(t, mode, v)] = pc
@@ -270,7 +273,7 @@ def main():
                             f"{'+' if c is not None and d is not None and c >= d else ''}"
                             f"{fmt(None if c is None or d is None else c - d)}", verdict(ok)))
     checks = [f"{t}/{f}={R.get(f'loopcalls.{t}.{f}', 'n/a')}" for t in tags
-              for f in ("loop_version", "loop_errstr", "loop_conv")]
+              for f in ("loop_version", "loop_errstr", "loop_conv", "loop_sgemm")]
     md.append("\nCall instructions in each loop function of percall.o, with the symbol called (must be "
               "1 call of the benchmarked function: one real call per iteration, nothing hoisted or dropped): "
               + ", ".join(checks) + "\n")
@@ -356,13 +359,14 @@ def main():
                              fmt(w["median"] * 1e3, 2) if w else "n/a", fmt(w["min"] * 1e3, 2) if w else "n/a",
                              R.get(f"syscalls.{v}.{m}.{e}", "n/a"),
                              mem[0] if len(mem) > 0 else "n/a", mem[1] if len(mem) > 1 else "n/a"])
-            if m in ("cudnn", "both"):
-                c = R.ir(f"first.cushim.{m}.{e}")
+            for v in ("cushim", "opt_in") if m in ("cudnn", "both") else ():
+                c = R.ir(f"first.{v}.{m}.{e}")
                 ratio = c / base if c is not None and base else None
                 limit = FIRST_USE_MAX_RATIO if m == "cudnn" else FIRST_USE_BOTH_MAX_RATIO
                 label = (f"first use <= {limit}x direct instructions" if m == "cudnn" else
                          f"first use of both libraries <= {limit}x direct instructions")
-                targets.append((label, f"env {e}, {what}: {fmt(ratio, 3)}x",
+                who = "" if v == "cushim" else ", every library opted in"
+                targets.append((label, f"env {e}, {what}{who}: {fmt(ratio, 3)}x",
                                 verdict(None if ratio is None else ratio <= limit)))
     md.append(table(["env", "program", "variant", "instructions", "vs direct", "wall median ms", "wall min ms",
                      "system calls",

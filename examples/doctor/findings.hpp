@@ -80,7 +80,13 @@ struct findings {
   cudnn_create_check create;
   verdict result;
 
-  const cushim::status& of(cushim::library lib) const { return *libraries[std::size_t(lib)]; }
+  // cuDNN and the runtime are always listed; another library only when this build shims it.
+  const cushim::status& of(cushim::library lib) const {
+    for (const cushim::status* st : libraries) {
+      if (st->lib == lib) return *st;
+    }
+    return cushim::status_of(lib);
+  }
 };
 
 inline bool shimmed(const cushim::status& st) { return st.code != cushim::error_code::disabled; }
@@ -242,15 +248,22 @@ inline bool dependencies_complete(const findings& f) {
   return true;
 }
 
+// "a, b and c".
+inline std::string listed(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return text;
+}
+
 // "cuDNN (not_found) and the CUDA runtime (load_failed)": each shimmed library that is unavailable.
 inline std::string unavailable_text(const findings& f) {
-  std::string text;
+  std::vector<std::string> items;
   for (const cushim::status* st : f.libraries) {
     if (st->code == cushim::error_code::ok || !shimmed(*st)) continue;
-    text += std::string(text.empty() ? "" : " and ") + diag::name_in_sentence(st->lib) + " (" +
-            cushim::to_string(st->code) + ")";
+    items.push_back(std::string(diag::name_in_sentence(st->lib)) + " (" + cushim::to_string(st->code) + ")");
   }
-  return text;
+  return listed(items);
 }
 
 // The reasons a machine whose libraries load still cannot be called usable.
@@ -271,13 +284,12 @@ inline std::vector<std::string> warning_reasons(const findings& f) {
 
 // "the CUDA runtime 13.0 and cuDNN 9.19.0": every shimmed library with its version.
 inline std::string loaded_versions_text(const findings& f) {
-  std::string text;
+  std::vector<std::string> items;
   for (const cushim::status* st : f.libraries) {
-    if (!shimmed(*st)) continue;
-    text += std::string(text.empty() ? "" : " and ") + diag::name_in_sentence(st->lib) + " " +
-            diag::version_text(st->lib, st->version);
+    if (shimmed(*st))
+      items.push_back(std::string(diag::name_in_sentence(st->lib)) + " " + diag::version_text(st->lib, st->version));
   }
-  return text;
+  return listed(items);
 }
 
 inline std::string gpu_names(const std::vector<gpu>& gpus) {

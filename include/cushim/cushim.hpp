@@ -18,6 +18,9 @@
 //   CUSHIM_NO_CUDART       shim cuDNN only (the app links cudart_static, nvcc's default).
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
 //                          event, error, version), for CUDA headers older than cushim's table.
+//   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> and <cublasLt.h>
+//                          before cushim); CUSHIM_NVRTC: NVRTC (<nvrtc.h>); CUSHIM_CUDA_DRIVER:
+//                          the driver API (<cuda.h>). Without them nothing of these is declared.
 //   CUSHIM_USE_BOOST_DLL   in the implementation TU: load through boost::dll::shared_library
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once
@@ -45,9 +48,11 @@
 
 namespace cushim {
 
-// The libraries cushim loads.
-enum class library { cudart, cudnn };
-constexpr int library_count = 2;
+// The libraries cushim loads. cuBLAS and cuBLASLt, NVRTC and the driver API only for a program
+// that opts into them (CUSHIM_CUBLAS, CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER); otherwise they are
+// `disabled` and never loaded.
+enum class library { cudart, cudnn, cublas, cublasLt, nvrtc, driver };
+constexpr int library_count = 6;
 
 // How the loaded library's version must relate to the headers the program was compiled with.
 enum class version_policy {
@@ -64,7 +69,7 @@ enum class error_code : int {
   version_mismatch = 4,         // wrong major, or an older minor than the policy allows
   override_failed = 5,          // the explicit file or folder (options / CUSHIM_*_PATH) is unusable
   already_loaded_mismatch = 6,  // the copy already in the process is unusable; no second copy
-  disabled = 7,                 // this build does not shim the library (CUSHIM_NO_CUDART)
+  disabled = 7,                 // this build does not shim the library (CUSHIM_NO_CUDART, no opt-in)
   sublibrary_unusable = 8,      // a required cuDNN sub-library is missing, of another version, or cannot load
 };
 

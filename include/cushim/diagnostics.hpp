@@ -30,7 +30,8 @@ struct driver_info {
 // The driver, probed once (never routed to: the CUDA runtime loads it itself).
 driver_info driver();
 
-// Every library cushim knows, in library order (shimmed by this build or not).
+// Every library the reports show, in library order: those this build shims, and those it leaves to
+// the program (the CUDA runtime under CUSHIM_NO_CUDART); not an opt-in library it did not opt into.
 std::vector<library> libraries();
 
 // "cuDNN", "CUDA runtime": a library's name as a title.

@@ -57,7 +57,6 @@ struct problem {
   std::string fix;   // what to do
 };
 
-// One of cuDNN's own sub-libraries (libcudnn_cnn.so.9, libcudnn_ops_infer.so.8, ...).
 // A copy of a sub-library that cuDNN's by-name search meets before the one in use: a file the
 // system loader cannot use, or another release it would take had cushim not preloaded the right one.
 struct shadowing_copy {
@@ -66,17 +65,19 @@ struct shadowing_copy {
   bool other_release = false;  // true: loadable, but of another release; false: unusable
 };
 
+// A file a library loads by name itself: one of cuDNN's sub-libraries (libcudnn_cnn.so.9,
+// libcudnn_ops_infer.so.8, ...), NVRTC's builtins (libnvrtc-builtins.so.13.0).
 struct sublibrary {
-  std::string name;                       // "graph", "cnn", "ops_infer", ...
+  std::string name;                       // "graph", "cnn", "ops_infer", ..., "builtins"
   std::string file_name;                  // libcudnn_cnn.so.9
-  std::string path;                       // the copy cuDNN will use; empty when none
-  bool required = false;                  // without it no cuDNN call works
-  bool usable = false;                    // its functions reach cuDNN; otherwise they return the fallback
-  bool preloaded = false;                 // cushim loaded it by absolute path: cuDNN's own search would miss it
+  std::string path;                       // the copy the library will use; empty when none
+  bool required = false;                  // without it no call of the library works
+  bool usable = false;                    // cuDNN: its functions reach cuDNN; otherwise they return the fallback
+  bool preloaded = false;                 // cushim loaded it by absolute path: the library's own search would miss it
   bool known = true;                      // false: not in cushim's list, found beside the main library
-  int version = 0;                        // CUDNN_VERSION encoding from the file; 0 when the file does not say
+  int version = 0;                        // in its library's encoding, from the file; 0 when the file does not say
   std::string problem;                    // why it is unusable
-  std::vector<shadowing_copy> shadowing;  // met first by cuDNN's search, in its order
+  std::vector<shadowing_copy> shadowing;  // cuDNN: met first by its search, in its order
 };
 
 // Everything cushim knows about one library: status_of()'s answer.
@@ -85,13 +86,13 @@ struct status {
   error_code code = error_code::not_found;
   std::string path;            // absolute path of the library in use
   std::string found_by;        // the rule that found it
-  int version = 0;             // as the library reports it (CUDNN_VERSION / CUDART_VERSION encoding)
+  int version = 0;             // as the library reports it, in its encoding (CUDNN_VERSION, CUDART_VERSION, ...)
   std::string version_source;  // where the version came from
   int compiled_version = 0;    // the headers this program was built with
   int built_for_cuda = 0;      // cuDNN only: cudnnGetCudartVersion(), the CUDA it was built for
   std::vector<attempt> attempts;
   std::vector<problem> problems;
-  std::vector<sublibrary> sublibraries;  // cuDNN only, for the copy in use (or the last one tried)
+  std::vector<sublibrary> sublibraries;  // cuDNN's, NVRTC's builtins: for the copy in use (or the last one tried)
   std::vector<attempt> other_copies;     // seen on the search path, not loaded (shadowed, other majors)
 };
 

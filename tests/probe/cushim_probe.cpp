@@ -1,7 +1,10 @@
 // cushim_probe: runs one loading scenario in a fresh process (cushim loads once per process) and
-// prints what cushim saw as key=value lines, for test_search_order and test_threads.
+// prints what cushim saw as key=value lines, for test_search_order and test_threads. Built twice:
+// cushim_probe (cuDNN and the runtime) and cushim_probe_all (every library opted into), which also
+// makes one call into each opted-in library.
 //
 //   cushim_probe [--search-dir DIR]... [--no-env] [--fail-fast] [--cudnn-file P] [--cudart-file P]
+//                [--library-file LIBRARY P]
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
 //                [--reenter-from-log] [--configure-again] [--create-first] [--json]
 //                [--call-convolution] [--convolution-first] [--preload FILE]... [--crash-handler]
@@ -11,6 +14,8 @@
 // --convolution-first calls cudnnGetVersion and cudnnConvolutionForward before asking for any
 // status, and says whether cuDNN's cnn sub-library was in the process before and after.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
+#include "../support/opt_in_headers.hpp"
+
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/diagnostics.hpp>
 
@@ -55,6 +60,17 @@ struct arguments {
   std::vector<std::string> preloads;
 };
 
+// The library whose to_string() is `key`.
+bool library_named(const std::string& key, cushim::library& lib) {
+  for (int i = 0; i < cushim::library_count; ++i) {
+    if (key == cushim::to_string(cushim::library(i))) {
+      lib = cushim::library(i);
+      return true;
+    }
+  }
+  return false;
+}
+
 bool parse_arguments(int argc, char** argv, arguments& a) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -63,7 +79,8 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       out = argv[++i];
       return true;
     };
-    std::string v;
+    std::string v, path;
+    cushim::library lib = cushim::library::cudnn;
     if (arg == "--search-dir" && value(v)) {
       a.opts.search_dirs.push_back(v);
     } else if (arg == "--no-env") {
@@ -74,6 +91,8 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       a.opts.files[cushim::library::cudnn] = v;
     } else if (arg == "--cudart-file" && value(v)) {
       a.opts.files[cushim::library::cudart] = v;
+    } else if (arg == "--library-file" && value(v) && value(path) && library_named(v, lib)) {
+      a.opts.files[lib] = path;
     } else if (arg == "--policy" && value(v) && (v == "same_major" || v == "same_major_newer_minor")) {
       a.opts.policy =
           v == "same_major" ? cushim::version_policy::same_major : cushim::version_policy::same_major_newer_minor;
@@ -225,6 +244,28 @@ cudnnStatus_t call_convolution() {
                                  CUDNN_CONVOLUTION_FWD_ALGO_GEMM, nullptr, 0, nullptr, nullptr, nullptr);
 }
 
+// One call into each library this probe opts into, as "call.<library>=" its result.
+void print_opted_in_calls() {
+#ifdef CUSHIM_CUBLAS
+  cublasHandle_t blas = nullptr;
+  cublasStatus_t blas_status = cublasCreate(&blas);
+  if (blas_status == CUBLAS_STATUS_SUCCESS) cublasDestroy(blas);
+  std::cout << "call.cublas=" << int(blas_status) << '\n';
+  cublasLtHandle_t lt = nullptr;
+  cublasStatus_t lt_status = cublasLtCreate(&lt);
+  if (lt_status == CUBLAS_STATUS_SUCCESS) cublasLtDestroy(lt);
+  std::cout << "call.cublasLt=" << int(lt_status) << '\n';
+#endif
+#ifdef CUSHIM_NVRTC
+  int major = -1, minor = -1;
+  nvrtcResult version = nvrtcVersion(&major, &minor);
+  std::cout << "call.nvrtc=" << int(version) << '|' << major << '.' << minor << '\n';
+#endif
+#ifdef CUSHIM_CUDA_DRIVER
+  std::cout << "call.driver=" << int(cuInit(0)) << '\n';
+#endif
+}
+
 // The problem blocks of explain(): "  WARNING: what" or "  ERROR: what", then its file, why and fix
 // lines.
 std::vector<cushim::problem> problem_blocks(const std::string& text) {
@@ -323,6 +364,10 @@ int run_status(const arguments& a) {
   }
   print_status("cudnn", cushim::library::cudnn);
   print_status("cudart", cushim::library::cudart);
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    if (lib != cushim::library::cudnn && lib != cushim::library::cudart) print_status(cushim::to_string(lib), lib);
+  }
+  print_opted_in_calls();
   std::cout << "cudnnGetVersion=" << cudnnGetVersion() << '\n';
   cudnnHandle_t handle = nullptr;
   cudnnStatus_t created = cudnnCreate(&handle);
@@ -494,6 +539,7 @@ int main(int argc, char** argv) {
   arguments a;
   if (!parse_arguments(argc, argv, a)) {
     std::cerr << "usage: cushim_probe [--search-dir DIR]... [--no-env] [--cudnn-file P] [--cudart-file P]\n"
+                 "                    [--library-file LIBRARY P]\n"
                  "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log] "
                  "[--explain-from-log] [--call-convolution]\n"
                  "                    [--mode status | --mode threads N | --mode fork]\n";

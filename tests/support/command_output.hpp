@@ -18,8 +18,9 @@ inline std::string command_output(const std::string& command) {
   return out;
 }
 
-// The NEEDED entries of cuDNN or the CUDA runtime in a program's dynamic section, one line each:
-// empty when it needs neither; a complaint when readelf lists no NEEDED entry at all (it failed).
+// The NEEDED entries of an NVIDIA library cushim shims (cuDNN, the CUDA runtime, cuBLAS, NVRTC, the
+// driver) in a program's dynamic section, one line each: empty when it needs none; a complaint
+// when readelf lists no NEEDED entry at all (it failed).
 inline std::string cuda_libraries_needed(const std::string& program) {
   std::string dynamic = command_output("readelf -d '" + program + "'"), found;
   if (dynamic.find("(NEEDED)") == std::string::npos) return "readelf -d lists no NEEDED entry of " + program;
@@ -28,7 +29,10 @@ inline std::string cuda_libraries_needed(const std::string& program) {
     std::size_t end = dynamic.find('\n', start);
     if (end == std::string::npos) end = dynamic.size();
     std::string line = dynamic.substr(start, end - start);
-    bool cuda = line.find("libcudart") != std::string::npos || line.find("libcudnn") != std::string::npos;
+    bool cuda = false;
+    for (const char* library : {"libcudnn", "libcudart", "libcublas", "libnvrtc", "libcuda."}) {
+      cuda = cuda || line.find(library) != std::string::npos;
+    }
     if (cuda && line.find("(NEEDED)") != std::string::npos) found += line + "\n";
     start = end + 1;
   }

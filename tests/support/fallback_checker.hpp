@@ -1,5 +1,6 @@
 // Calls every stub of the tables in use with null pointers and zeros and checks it returned the
-// documented fallback for "library unavailable": shared by the Linux and Windows suites.
+// documented fallback for "library unavailable": shared by the Linux and Windows suites. Include
+// the opted-in libraries' headers first (support/opt_in_headers.hpp).
 #pragma once
 
 #include <cushim/cushim.hpp>
@@ -16,6 +17,24 @@ namespace test_support {
 
 inline const char* cudnn_text = "cushim: cuDNN is unavailable; cushim::explain() says why and what to do";
 inline const char* cudart_text = "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do";
+inline const char* cublas_text = "cushim: cuBLAS is unavailable; cushim::explain() says why and what to do";
+inline const char* cublaslt_text = "cushim: cuBLASLt is unavailable; cushim::explain() says why and what to do";
+inline const char* nvrtc_text = "cushim: NVRTC is unavailable; cushim::explain() says why and what to do";
+inline const char* driver_text =
+    "cushim: the CUDA driver API is unavailable; cushim::explain() says why and what to do";
+
+// What a text function of each library returns while it is unavailable (README, "Error codes").
+inline const char* unavailable_text(cushim::library lib) {
+  switch (lib) {
+    case cushim::library::cudart: return cudart_text;
+    case cushim::library::cudnn: return cudnn_text;
+    case cushim::library::cublas: return cublas_text;
+    case cushim::library::cublasLt: return cublaslt_text;
+    case cushim::library::nvrtc: return nvrtc_text;
+    case cushim::library::driver: return driver_text;
+  }
+  return "";
+}
 
 struct fallback_checker {
   std::vector<std::string> failures;
@@ -23,24 +42,37 @@ struct fallback_checker {
 
   // Null pointers and zeros: a fallback must not touch what it is given.
   template <class R, class... A>
-  void operator()(const char* name, R (*function)(A...)) {
+  void operator()(cushim::library lib, const char* name, R (*function)(A...)) {
     ++checked;
     if constexpr (std::is_void_v<R>) {
       function(A{}...);
     } else {
       R result = function(A{}...);
-      if (!expected(name, result)) failures.push_back(name);
+      if (!expected(lib, result)) failures.push_back(name);
     }
   }
 
+  // The documented fallback of each status type (README, "Error codes").
   template <class R>
-  bool expected(const char* name, R result) {
+  bool expected(cushim::library lib, R result) {
     if constexpr (std::is_same_v<R, cudnnStatus_t>) {
       return result == CUDNN_STATUS_NOT_INITIALIZED;
     } else if constexpr (std::is_same_v<R, cudaError_t>) {
       return result == cudaErrorSharedObjectInitFailed;
+#ifdef CUSHIM_CUBLAS
+    } else if constexpr (std::is_same_v<R, cublasStatus_t>) {
+      return result == CUBLAS_STATUS_NOT_INITIALIZED;
+#endif
+#ifdef CUSHIM_NVRTC
+    } else if constexpr (std::is_same_v<R, nvrtcResult>) {
+      return result == NVRTC_ERROR_INTERNAL_ERROR;
+#endif
+#ifdef CUSHIM_CUDA_DRIVER
+    } else if constexpr (std::is_same_v<R, CUresult>) {
+      return result == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
+#endif
     } else if constexpr (std::is_same_v<R, const char*>) {
-      return std::strcmp(result, std::strncmp(name, "cudnn", 5) == 0 ? cudnn_text : cudart_text) == 0;
+      return std::strcmp(result, unavailable_text(lib)) == 0;
     } else if constexpr (std::is_same_v<R, std::size_t>) {
       return result == 0;
     } else if constexpr (std::is_same_v<R, void**>) {
@@ -52,15 +84,16 @@ struct fallback_checker {
   }
 };
 
-// Every function of the cuDNN and CUDA runtime tables in use, once.
+// Every function of every table in use (each library this build shims), once.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
 inline fallback_checker check_every_stub(int& table_lines) {
   fallback_checker check;
   table_lines = 0;
-#define CUSHIM_API(lib, group, ret, name, params, args) (++table_lines, check(#name, &name));
-#include CUSHIM_CUDNN_TABLE
-#include CUSHIM_CUDART_TABLE
+// The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
+#define CUSHIM_API(lib, group, ret, name, params, args) \
+  (++table_lines, check(cushim::library::lib, #name, static_cast<ret(*) params>(&name)));
+#include <cushim/detail/library_tables.inc>
 #undef CUSHIM_API
   return check;
 }

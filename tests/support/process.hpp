@@ -205,6 +205,12 @@ struct key_values {
     return values;
   }
   bool has(const std::string& key) const { return !all(key).empty(); }
+  bool has(const std::string& key, const std::string& value) const {
+    for (const auto& [k, v] : items) {
+      if (k == key && v == value) return true;
+    }
+    return false;
+  }
 };
 
 inline key_values parse_key_values(const std::string& text, const std::string& stop_line = "--- explain") {

@@ -1,13 +1,16 @@
 // cushim-doctor and the GPU examples on Windows: what they print and how they exit with the
-// fixture cuDNN 9 and CUDA runtime, with a broken sub-library, and with cuDNN missing.
+// fixture cuDNN 9 and CUDA runtime (and, for what the build opts the doctor into, the recording
+// cuBLAS, cuBLASLt and NVRTC), with a broken sub-library, and with cuDNN or NVRTC missing.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cuda_runtime_api.h>
 #include <cudnn.h>
 
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/win_probe.hpp"
 
@@ -22,8 +25,14 @@ const std::string cudnn = CUSHIM_CUDNN_FILE;
 // A fixture folder without the trailing separator.
 std::string fixture_dir(const std::string& folder) { return std::string(CUSHIM_FIXTURE_DIR) + "/" + folder; }
 
+// cuDNN and the runtime; the doctor also checks cuBLAS, cuBLASLt and NVRTC when the build opts it into
+// them (examples/CMakeLists.txt): the recording fixtures, which answer with the headers' versions.
 std::map<std::string, std::string> fixtures_env() {
-  return {{"CUSHIM_CUDNN_PATH", fixture_dir("cudnn_good")}, {"CUSHIM_CUDART_PATH", fixture_dir("cudart_good")}};
+  return {{"CUSHIM_CUDNN_PATH", fixture_dir("cudnn_good")},
+          {"CUSHIM_CUDART_PATH", fixture_dir("cudart_good")},
+          {"CUSHIM_CUBLAS_PATH", fixture_dir("cublas_recording")},
+          {"CUSHIM_CUBLASLT_PATH", fixture_dir("cublasLt_recording")},
+          {"CUSHIM_NVRTC_PATH", fixture_dir("nvrtc_recording")}};
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -46,6 +55,20 @@ TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub
   CHECK(contains(r.text,
                  "fix:  install the NVIDIA display driver for your GPU (it puts nvcuda.dll into System32); "
                  "or run on the CPU"));
+#ifdef CUSHIM_DOCTOR_CUBLAS
+  CHECK(contains(r.text, "    1. CUSHIM_CUBLAS_PATH: " + fixture_dir("cublas_recording") +
+                             "\\" CUSHIM_CUBLAS_FILE " -> loaded (cuBLAS "));
+  CHECK(contains(r.text, "    1. CUSHIM_CUBLASLT_PATH: " + fixture_dir("cublasLt_recording") +
+                             "\\" CUSHIM_CUBLASLT_FILE " -> loaded (cuBLASLt "));
+  CHECK(contains(r.text, "\n  " CUSHIM_CUBLAS_FILE " needs KERNEL32.dll msvcrt.dll: all found\n  " CUSHIM_CUBLASLT_FILE
+                         " needs KERNEL32.dll msvcrt.dll: all found\n"));
+#endif
+#ifdef CUSHIM_DOCTOR_NVRTC
+  const std::string cuda = std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+  CHECK(contains(r.text, "NVRTC: OK, " + cuda + " (compiled with " + cuda + ") from " + fixture_dir("nvrtc_recording") +
+                             "\\" CUSHIM_NVRTC_FILE "\n"));
+  CHECK(contains(r.text, "\n  " CUSHIM_NVRTC_FILE " needs KERNEL32.dll msvcrt.dll: all found\n"));
+#endif
   CHECK(contains(r.text, "verdict: USABLE WITH WARNINGS (exit 2)"));
   CHECK_FALSE(contains(r.text, "libcuda"));
   CHECK_FALSE(contains(r.text, "DT_NEEDED"));
@@ -100,10 +123,27 @@ TEST_CASE("with cuDNN hidden the examples exit 3 and name cuDNN") {
   temp_dir tree;
   std::map<std::string, std::string> env = fixtures_env();
   env["CUSHIM_CUDNN_PATH"] = tree.make_dirs("empty");
-  for (const char* program : {CUSHIM_CONV_FORWARD, CUSHIM_LSTM_FORWARD}) {
+  std::vector<std::string> programs = {CUSHIM_CONV_FORWARD, CUSHIM_LSTM_FORWARD};
+#ifdef CUSHIM_MLP_FORWARD
+  programs.push_back(CUSHIM_MLP_FORWARD);
+#endif
+  for (const std::string& program : programs) {
     probe_output r = run_program(program, env);
     INFO(program, r.text);
     CHECK(r.exit_code == 3);
     CHECK(contains(r.text, "cuDNN: UNAVAILABLE (override_failed)"));
   }
 }
+
+#ifdef CUSHIM_NVRTC_SAXPY
+TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
+  temp_dir tree;
+  std::map<std::string, std::string> env = fixtures_env();
+  env["CUSHIM_NVRTC_PATH"] = tree.make_dirs("empty");
+  probe_output r = run_program(CUSHIM_NVRTC_SAXPY, env);
+  INFO(r.text);
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.text, "nvrtc_saxpy: no usable GPU, NVRTC or driver: NVRTC is unavailable (override_failed)\n"));
+  CHECK(contains(r.text, "NVRTC: UNAVAILABLE (override_failed)"));
+}
+#endif

@@ -223,26 +223,32 @@ TEST_CASE("cudart64_110.dll beside this major's runtime: listed as another major
   CHECK(out.has("cudart.other", "CUSHIM_SEARCH_PATH[0]|" + old + "|other_major"));
 }
 
-TEST_CASE("cuBLASLt, which cuDNN 9 loads by name for some engines, is looked for where cuDNN would look") {
+TEST_CASE("cuBLASLt and NVRTC, which cuDNN 9 loads by name for some engines, are looked for where cuDNN would look") {
   temp_dir tree;
   tree.copy_cudnn("c");
   std::string empty = tree.make_dirs("empty");
-  std::string cublaslt = "cublasLt64_" + cuda_major + ".dll";
+  std::string cublaslt = "cublasLt64_" + cuda_major + ".dll", nvrtc = CUSHIM_NVRTC_FILE;
   std::string warning = "ok|0|cuDNN loads " + cublaslt +
                         " by name when some of its engines run (matrix multiplications, some convolutions, RNNs, "
                         "attention), and its search would not find it";
+  std::string nvrtc_warning = "ok|0|cuDNN loads " + nvrtc +
+                              " by name when its runtime-compiled engines run (fused and generated kernels), and its "
+                              "search would not find it";
   probe_output out = run_probe({{"CUSHIM_SEARCH_PATH", tree.path("c")}, {"PATH", empty}});
   INFO(out.text);
   CHECK(out.get("cudnn.code") == "ok");
   CHECK(out.has("cudnn.problem", warning));
+  CHECK(out.has("cudnn.problem", nvrtc_warning));
   CHECK(out.text.find("    why:  looked in: " + probe_dir() + ", C:\\windows\\system32, C:\\windows, " + empty +
                       "; those engines fail when first used, the rest of cuDNN works\n") != std::string::npos);
 
   std::string cuda_bin = tree.path("cuda\\bin");
   tree.copy(win_test::fixture("cudnn8_deps", "cublasLt64_11.dll"), "cuda\\bin\\" + cublaslt);  // any x64 DLL
+  tree.copy(win_test::fixture("cudnn8_deps", "cublasLt64_11.dll"), "cuda\\bin\\" + nvrtc);
   out = run_probe({{"CUSHIM_SEARCH_PATH", tree.path("c")}, {"PATH", cuda_bin}});
   CHECK(out.get("cudnn.code") == "ok");
   CHECK_FALSE(out.has("cudnn.problem", warning));
+  CHECK_FALSE(out.has("cudnn.problem", nvrtc_warning));
 }
 
 TEST_CASE("a 32-bit copy of a sub-library first on PATH is passed over by cuDNN's search and named") {

@@ -1,10 +1,13 @@
-// No cuDNN and no CUDA runtime on Windows: the explicit override names an empty folder. Every stub
-// must return its documented fallback, before and after the first failure, with nothing else tried.
+// No library on Windows: every explicit override names an empty folder, and Wine has no
+// nvcuda.dll in System32, the driver's only place. Every stub of every table must return its
+// documented fallback, before and after the first failure, with nothing else tried.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "support/opt_in_headers.hpp"
+
 #define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/diagnostics.hpp>
 
 #include <cstring>
 #include <string>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "support/fallback_checker.hpp"
+#include "support/library_files.hpp"
 #include "support/win_probe.hpp"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the tables include deprecated calls
@@ -20,23 +24,30 @@ namespace {
 
 const win_test::temp_dir folder;  // stays empty
 
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 }  // namespace
 
-TEST_CASE("an override to an empty folder makes both libraries unavailable, with nothing else tried") {
+TEST_CASE("an override to an empty folder makes each library unavailable, with nothing else tried") {
   cushim::options opts;
-  opts.files[cushim::library::cudnn] = folder.path();
-  opts.files[cushim::library::cudart] = folder.path();
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    if (test_support::has_override(lib)) opts.files[lib] = folder.path();
+  }
   REQUIRE(cushim::configure(opts));
-  CHECK_FALSE(cushim::available(cushim::library::cudnn));
-  CHECK_FALSE(cushim::available(cushim::library::cudart));
-  for (cushim::library lib : {cushim::library::cudnn, cushim::library::cudart}) {
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    INFO(cushim::to_string(lib));
+    CHECK_FALSE(cushim::available(lib));
     const cushim::status& st = cushim::status_of(lib);
-    bool cudnn = lib == cushim::library::cudnn;
-    CHECK(st.code == cushim::error_code::override_failed);
     REQUIRE(st.attempts.size() == 1);
-    CHECK(st.attempts[0].rule == (cudnn ? "options.files[cudnn]" : "options.files[cudart]"));
-    CHECK(st.attempts[0].path == folder.path() + "\\" + (cudnn ? CUSHIM_CUDNN_FILE : CUSHIM_CUDART_FILE));
     CHECK(st.attempts[0].result == cushim::outcome::absent);
+    if (!test_support::has_override(lib)) {
+      CHECK(st.code == cushim::error_code::not_found);
+      CHECK(st.attempts[0].rule == "System32");
+      continue;
+    }
+    CHECK(st.code == cushim::error_code::override_failed);
+    CHECK(st.attempts[0].rule == "options.files[" + std::string(cushim::to_string(lib)) + "]");
+    CHECK(st.attempts[0].path == folder.path() + "\\" + test_support::file_of(lib));
   }
 }
 
@@ -57,13 +68,37 @@ TEST_CASE("count and version queries report 0") {
   CHECK(count == 0);
   CHECK(runtime == 0);
   CHECK(cudnnGetVersion() == 0);
+#ifdef CUSHIM_NVRTC
+  int major = 7, minor = 7;
+  CHECK(nvrtcVersion(&major, &minor) == NVRTC_ERROR_INTERNAL_ERROR);
+  CHECK(major == 0);
+  CHECK(minor == 0);
+#endif
+#ifdef CUSHIM_CUDA_DRIVER
+  int driver = 7;
+  const char* text = nullptr;
+  CHECK(cuDriverGetVersion(&driver) == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+  CHECK(driver == 0);
+  CHECK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text) == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+  REQUIRE(text != nullptr);
+  CHECK(std::string(text) == test_support::driver_text);
+#endif
 }
 
 TEST_CASE("explain() names the Windows file, the folder and the driver DLL") {
   std::string text = cushim::explain();
   std::string file = folder.path() + "\\" + CUSHIM_CUDNN_FILE;
-  CHECK(text.find("    1. options.files[cudnn]: " + file + " -> absent\n") != std::string::npos);
-  CHECK(text.find("    fix:  point options.files[cudnn] at a readable " CUSHIM_CUDNN_FILE) != std::string::npos);
-  CHECK(text.find("NVIDIA driver: not found") != std::string::npos);
-  CHECK(text.find("nvcuda.dll is in none of the 1 places") != std::string::npos);
+  CHECK(contains(text, "    1. options.files[cudnn]: " + file + " -> absent\n"));
+  CHECK(contains(text, "    fix:  point options.files[cudnn] at a readable " CUSHIM_CUDNN_FILE));
+  CHECK(contains(text, "NVIDIA driver: not found"));
+  CHECK(contains(text, "nvcuda.dll is in none of the 1 places"));
+#ifdef CUSHIM_NVRTC
+  CHECK(contains(text, "    1. options.files[nvrtc]: " + folder.path() + "\\" + CUSHIM_NVRTC_FILE + " -> absent\n"));
+#endif
+#ifdef CUSHIM_CUDA_DRIVER
+  CHECK(contains(text, "  ERROR: CUDA driver API " + std::to_string(CUDA_VERSION / 1000) +
+                           " is unavailable: no usable nvcuda.dll in 1 places searched\n"));
+  CHECK(
+      contains(text, "    fix:  install the NVIDIA display driver for your GPU (it puts nvcuda.dll into System32)\n"));
+#endif
 }

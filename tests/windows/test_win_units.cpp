@@ -22,6 +22,14 @@ TEST_CASE("library file names follow the compiled majors") {
   CHECK(major_of_file(cudart_descriptor, "cudart64_110.dll") == 11);
   CHECK(major_of_file(cudart_descriptor, "cudart64_13.dll") == 13);
   CHECK(platform::driver_file_name() == std::string("nvcuda.dll"));
+  CHECK(file_name_for_major(cublas_descriptor, 12) == std::string("cublas64_12.dll"));
+  CHECK(file_name_for_major(cublaslt_descriptor, 13) == std::string("cublasLt64_13.dll"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 11) == std::string("nvrtc64_112_0.dll"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 12) == std::string("nvrtc64_120_0.dll"));
+  CHECK(file_name_for_major(nvrtc_descriptor, 13) == std::string("nvrtc64_130_0.dll"));
+  CHECK(nvrtc_hooks::builtins_file_name(13000) == "nvrtc-builtins64_130.dll");
+  CHECK(nvrtc_hooks::builtins_file_name(12040) == "nvrtc-builtins64_124.dll");
+  CHECK(compiled_file_name(driver_descriptor) == std::string("nvcuda.dll"));
 }
 
 TEST_CASE("PATH-like lists: ';'-separated, quotes stripped, empty and relative entries marked") {

@@ -25,7 +25,8 @@ inline void check_driver(report& r) {
          "a program links against it at build time; at run time every CUDA call through it fails with "
          "CUDA_ERROR_STUB_LIBRARY (34, \"CUDA driver is a stub library\"), and cuDNN cannot start",
          "remove it (or the folder holding it) from where the loader looks: it is a toolkit's lib64/stubs/libcuda.so, "
-         "copied or linked; then " + std::string(platform::driver_install_advice())});
+         "copied or linked; then " +
+             std::string(platform::driver_install_advice())});
   }
   if (d.found) return;
   r.driver.problems.push_back(
@@ -44,8 +45,8 @@ inline void check_calls(report_library& lib) {
   const library_descriptor& d = *lib.desc;
   for (const auto& blocked : lib.blocked_functions) {
     lib.call_problems.push_back({error_code::sublibrary_unusable, false,
-                                 blocked.first + " needs " + blocked.second + ", which is unusable (see above); it returns " +
-                                     d.blocked_returns,
+                                 blocked.first + " needs " + blocked.second +
+                                     ", which is unusable (see above); it returns " + d.blocked_returns,
                                  "", "", ""});
   }
   for (const std::string& name : lib.missing_functions) {
@@ -78,10 +79,36 @@ const status& status_of(library lib);
 namespace detail {
 namespace {
 
+// The report's driver section. A build that shims the driver API has one search for both: the
+// driver library's, whose copy in use (or one refused for its version) is the driver found.
+// Otherwise the driver is probed in the same places.
+inline driver_status driver_for_report() {
+  for (const library_descriptor* d : descriptors) {
+    if (!d->reports_driver || !d->shimmed) continue;
+    const status& st = status_of(d->id);
+    driver_status found;
+    found.attempts = st.attempts;
+    for (const attempt& a : st.attempts) {
+      if (a.result == outcome::not_the_library && a.detail.rfind(link_time_stub_text, 0) == 0) {
+        found.stubs.push_back(a.path);
+      }
+      if (a.result != outcome::loaded && a.result != outcome::reused && a.result != outcome::wrong_version) continue;
+      found.found = true;
+      found.path = a.path;
+      found.cuda_version = st.code == error_code::ok ? st.version : 0;
+    }
+    return found;
+  }
+  return driver();
+}
+
 inline report build_report() {
   report r;
-  r.driver.probe = driver();
-  for (int i = 0; i < library_count; ++i) r.libraries.push_back(gather(state_of(library(i)), status_of(library(i))));
+  r.driver.probe = driver_for_report();
+  for (int i = 0; i < library_count; ++i) {
+    if (in_reports(descriptor_of(library(i))))
+      r.libraries.push_back(gather(state_of(library(i)), status_of(library(i))));
+  }
   {
     std::lock_guard<std::mutex> lock(shim().notes_mutex);
     r.notes = shim().notes;

@@ -1,7 +1,7 @@
 // A library as data. Everything that differs between the libraries cushim loads sits in one
 // descriptor per library (detail/libraries/); search, load, checks, report and stubs read a
 // descriptor and never name a library. What only one library has (cuDNN's sub-libraries, the
-// runtime's device count) is a hook the descriptor points at.
+// runtime's device count, NVRTC's builtins) is a hook the descriptor points at.
 #pragma once
 
 #include <cstddef>
@@ -75,6 +75,9 @@ struct library_hooks {
   void (*complete_status)(library_state&) = nullptr;
   // Problems that need the other libraries' state too (cuDNN's CUDA build against the runtime).
   void (*cross_check)(report&, report_library&) = nullptr;
+  // What to do when no copy is found, where "install it or point cushim at it" does not apply
+  // (the driver comes with the system's NVIDIA driver and has no override).
+  const char* (*install_advice)() = nullptr;
 };
 
 struct library_descriptor {
@@ -83,6 +86,8 @@ struct library_descriptor {
   const char* display_name;  // "cuDNN", "CUDA runtime": section titles
   const char* in_sentence;   // "cuDNN", "the CUDA runtime"
   bool shimmed;              // false: this build leaves it to the program (error_code::disabled)
+  bool opt_in;               // shimmed only when the program defines disabled_by; when it does not, the
+                             // library is left out of every report (explain(), the doctor) altogether
   const char* disabled_by;   // the macro that decides it
   const char* disabled_why;  // what the program does instead
 
@@ -98,10 +103,16 @@ struct library_descriptor {
   long (*encode_version)(int major, int minor, int patch);
   bool version_has_patch;      // cuDNN 9.19.0, but CUDA 13.0
   bool ask_file_when_zero;     // a version of 0 is no answer (CUDA 13's runtime without a driver)
+  bool newer_major_works;      // a newer major runs programs built for this one (the driver)
+  bool older_minor_works;      // an older minor is a warning whatever the policy (the driver's minor
+                               // version compatibility: a 12.0 driver runs programs built with 12.x)
   const char* older_minor_effect;  // what an older minor than the headers' costs, when allowed
 
   // Where it is searched (README.md, "Search order").
-  const char* override_variable;       // CUSHIM_CUDNN_PATH
+  bool system_only;  // only where the system installs it (platform::system_install_candidates), in
+                     // trusted folders, with no override: the driver, never a toolkit's stub
+  bool reports_driver;                 // its status is also the report's "NVIDIA driver" section
+  const char* override_variable;       // CUSHIM_CUDNN_PATH; null: no override (options.files ignored)
   fixed_list<const char*> home_variables;  // its own install roots (CUDNN_PATH, ...)
   bool in_toolkit;                     // in CUDA_PATH, CUDA_HOME and the toolkit's folders
   fixed_list<const char*> pip_packages;    // site-packages/nvidia/<package>
@@ -114,6 +125,7 @@ struct library_descriptor {
   const char* missing_returns;   // the status a function missing from the copy returns
   const char* blocked_returns;   // the status a function routed to the fallback by a hook returns
   fixed_list<const char*> zeroed_outputs;  // functions whose int* outputs the fallback sets to 0
+  fixed_list<const char*> text_outputs;    // functions whose const char** output it points at the text
 
   library_hooks hooks;
   // Functions a program calls on its own before main and at exit (nvcc's registration of its

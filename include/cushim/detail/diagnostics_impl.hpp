@@ -13,7 +13,7 @@ namespace cushim {
 namespace diagnostics {
 
 CUSHIM_LOCAL_BINDING driver_info driver() {
-  const detail::driver_status& d = detail::driver();
+  const detail::driver_status d = detail::driver_for_report();
   driver_info info;
   info.found = d.found;
   info.path = d.path;
@@ -25,7 +25,9 @@ CUSHIM_LOCAL_BINDING driver_info driver() {
 
 CUSHIM_LOCAL_BINDING std::vector<library> libraries() {
   std::vector<library> all;
-  for (int i = 0; i < library_count; ++i) all.push_back(library(i));
+  for (int i = 0; i < library_count; ++i) {
+    if (detail::in_reports(detail::descriptor_of(library(i)))) all.push_back(library(i));
+  }
   return all;
 }
 

@@ -1,5 +1,6 @@
-// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried only: is it there, and which CUDA version
-// it supports. cushim never routes calls to it; the runtime loads it itself.
+// The NVIDIA driver (libcuda.so.1, nvcuda.dll), queried for the report: is it there, and which
+// CUDA version it supports. The runtime loads it itself; a program that opts into the driver API
+// (CUSHIM_CUDA_DRIVER) has it loaded as a library instead, whose search the report then uses.
 #pragma once
 
 #include <mutex>
@@ -19,7 +20,7 @@ namespace {
 struct driver_status {
   bool found = false;
   std::string path;
-  int cuda_version = 0;  // cuDriverGetVersion: the newest CUDA the driver supports (M*1000+m*10)
+  int cuda_version = 0;            // cuDriverGetVersion: the newest CUDA the driver supports (M*1000+m*10)
   std::vector<std::string> stubs;  // files that are the toolkit's link-time stub, wherever they are
   std::vector<attempt> attempts;
 };
@@ -55,8 +56,21 @@ inline std::string driver_failure_in_child(const std::string& path, int timeout_
   return run.ran ? child_failure(run, timeout_ms) : std::string();
 }
 
-// The toolkit's link-time stub is recorded and ignored (it makes every CUDA call fail with "stub
-// library").
+// The CUDA toolkit's link-time stub of the driver answers every call with "stub library": never the
+// driver, wherever it is. Known by its folder, or by its answer once loaded (copied or linked as
+// libcuda.so.1 out of stubs/, a common container mistake).
+constexpr const char* link_time_stub_text = "the CUDA toolkit's link-time stub, not the driver";
+inline bool in_stubs_folder(const std::string& path) {
+  return platform::canonical_path(path).find("/stubs/") != std::string::npos;
+}
+inline std::string stub_in_folder_detail() {
+  return std::string(link_time_stub_text) + ": remove its stubs folder from LD_LIBRARY_PATH";
+}
+inline std::string stub_by_answer_detail() {
+  return std::string(link_time_stub_text) + ": cuDriverGetVersion answers CUDA_ERROR_STUB_LIBRARY (34)";
+}
+
+// The toolkit's link-time stub is recorded and ignored.
 inline driver_status probe_driver() {
   driver_status d;
   options opts;
@@ -66,7 +80,7 @@ inline driver_status probe_driver() {
   }
   const child_probe_settings probe = child_probe_settings_of(opts);
   seen_files seen;
-  for (const candidate& c : platform::driver_candidates()) {
+  for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
     if (c.kind != entry_kind::absolute) continue;
     platform::file_check fc = platform::check_file(c.path);
     if (!seen.first_time(fc.identity, c.path)) continue;
@@ -78,11 +92,9 @@ inline driver_status probe_driver() {
                             fc.detail});
       continue;
     }
-    if (platform::canonical_path(c.path).find("/stubs/") != std::string::npos) {
+    if (in_stubs_folder(c.path)) {
       d.stubs.push_back(c.path);
-      d.attempts.push_back({c.rule, c.path, outcome::not_the_library,
-                            "the CUDA toolkit's link-time stub, not the driver: remove its stubs folder from "
-                            "LD_LIBRARY_PATH"});
+      d.attempts.push_back({c.rule, c.path, outcome::not_the_library, stub_in_folder_detail()});
       continue;
     }
     std::string failure = probe.enabled ? driver_failure_in_child(c.path, probe.timeout_ms) : std::string();
@@ -99,9 +111,7 @@ inline driver_status probe_driver() {
     if (version < 0) {  // the stub copied or linked as libcuda.so.1, out of any stubs/ folder
       platform::unload_library(r.handle);
       d.stubs.push_back(c.path);
-      d.attempts.push_back({c.rule, c.path, outcome::not_the_library,
-                            "the CUDA toolkit's link-time stub, not the driver: cuDriverGetVersion answers "
-                            "CUDA_ERROR_STUB_LIBRARY (34)"});
+      d.attempts.push_back({c.rule, c.path, outcome::not_the_library, stub_by_answer_detail()});
       continue;
     }
     d.cuda_version = version;

@@ -2,8 +2,12 @@
 // table of functions. The only list of libraries; adding one adds a line to each.
 #pragma once
 
+#include "libraries/cublas.hpp"
+#include "libraries/cublasLt.hpp"
+#include "libraries/cuda_driver.hpp"
 #include "libraries/cudart.hpp"
 #include "libraries/cudnn.hpp"
+#include "libraries/nvrtc.hpp"
 #include "state.hpp"
 
 namespace cushim {
@@ -11,7 +15,9 @@ namespace detail {
 namespace {
 
 // In library order (cushim::library's values).
-inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor};
+inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor,
+                                                                         &cublas_descriptor, &cublaslt_descriptor,
+                                                                         &nvrtc_descriptor,  &driver_descriptor};
 
 constexpr bool descriptors_in_library_order() {
   for (int i = 0; i < library_count; ++i) {
@@ -22,6 +28,11 @@ constexpr bool descriptors_in_library_order() {
 static_assert(descriptors_in_library_order(), "descriptors[] must follow cushim::library's order");
 
 inline const library_descriptor& descriptor_of(library lib) { return *descriptors[int(lib)]; }
+
+// Whether the reports show a library: one this build shims, or one it could shim and leaves to the
+// program (the runtime under CUSHIM_NO_CUDART). An opt-in library the program did not opt into is
+// none of its concern.
+inline bool in_reports(const library_descriptor& d) { return d.shimmed || !d.opt_in; }
 
 // A library this build does not shim is "disabled" from the start and never loaded.
 inline shim_state::shim_state() {

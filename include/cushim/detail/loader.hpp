@@ -42,6 +42,7 @@ class loader {
     status& st = lib_.st;
     st.compiled_version = d_.compiled_version;
     log(std::string("searching for ") + compiled_file_name(d_));
+    note_ignored_override();
     // A copy already in the process comes first even before an override: two copies of one
     // library in a process break both.
     search_inputs in{&opts_.search_dirs, opts_.use_environment, platform::executable_path(), module_path()};
@@ -88,8 +89,18 @@ class loader {
     return bracket == std::string::npos || rule.back() != ']' ? std::string() : rule.substr(0, bracket);
   }
 
+  // A library with no override (the driver: only the system's own copy) ignores options.files.
+  void note_ignored_override() {
+    if (d_.override_variable || opts_.files[d_.id].empty()) return;
+    std::string rule = std::string("options.files[") + d_.key + "]";
+    lib_.st.problems.push_back({error_code::ok, false, rule + " is ignored: " + d_.in_sentence + " has no override",
+                                opts_.files[d_.id], "it is loaded only from where the system installs it",
+                                "leave " + rule + " empty"});
+  }
+
   // The explicit file or folder from options.files or CUSHIM_*_PATH, if one is given.
   bool override_candidate(candidate& c) const {
+    if (!d_.override_variable) return false;
     std::string value = opts_.files[d_.id];
     std::string rule = std::string("options.files[") + d_.key + "]";
     if (value.empty() && opts_.use_environment) {
@@ -206,7 +217,10 @@ class loader {
     return env && std::string(env) == "1";
   }
 
-  bool trusted_only() const { return switched_on(opts_.trusted_dirs_only, "CUSHIM_TRUSTED_DIRS_ONLY"); }
+  // Always for a library the system installs (the driver).
+  bool trusted_only() const {
+    return d_.system_only || switched_on(opts_.trusted_dirs_only, "CUSHIM_TRUSTED_DIRS_ONLY");
+  }
 
   // probe_in_child: the candidate is loaded and checked in a child process first (child_probe.hpp).
   bool passes_in_child(const candidate& c, int timeout_ms) {
@@ -264,7 +278,8 @@ class loader {
     }
     std::string untrusted;
     if (trusted_only() && !platform::trusted_location(c.path, untrusted)) {
-      record(c, outcome::untrusted_location, untrusted + "; trusted_dirs_only refuses it");
+      record(c, outcome::untrusted_location,
+             untrusted + (d_.system_only ? "; only the system's own copy is used" : "; trusted_dirs_only refuses it"));
       return false;
     }
     std::string detail;
@@ -357,14 +372,15 @@ class loader {
     version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
     std::string found = std::string(d_.display_name) + " " + version_text(d_, v);
     detail = detail.empty() ? found : found + "; " + detail;
-    if (got.major != want.major) {
+    const bool newer_major = d_.newer_major_works && got.major > want.major;
+    if (got.major != want.major && !newer_major) {
       detail += "; this program was compiled for major " + std::to_string(want.major);
       return outcome::wrong_version;
     }
-    if (got.minor < want.minor) {
+    if (!newer_major && got.minor < want.minor) {
       std::string older =
           "older than the headers this program was compiled with (" + version_text(d_, d_.compiled_version) + ")";
-      if (opts_.policy == version_policy::same_major_newer_minor) {
+      if (opts_.policy == version_policy::same_major_newer_minor && !d_.older_minor_works) {
         detail += "; " + older;
         return outcome::wrong_version;
       }
@@ -491,9 +507,12 @@ class loader {
         break;
       default:
         why = "the file is in none of the places listed";
-        fix = "install " + name + " " + std::to_string(d_.compiled_major) + ", or set " + d_.override_variable +
-              " to the file or its folder, or add its folder to CUSHIM_SEARCH_PATH or " +
-              platform::system_search_variable;
+        fix = d_.hooks.install_advice
+                  ? std::string(d_.hooks.install_advice())
+                  : "install " + name + " " + std::to_string(d_.compiled_major) + ", or set " + d_.override_variable +
+                        " to the file or its folder, or add its folder to "
+                        "CUSHIM_SEARCH_PATH or " +
+                        platform::system_search_variable;
     }
     return {code, true, what, "", why, fix};
   }

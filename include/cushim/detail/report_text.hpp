@@ -16,14 +16,15 @@ inline void append_problem(std::string& out, const problem& p) {
   if (!p.fix.empty()) out += "    fix:  " + p.fix + "\n";
 }
 
-inline void append_sublibraries(std::string& out, const std::vector<sublibrary>& subs) {
+inline void append_sublibraries(std::string& out, const library_descriptor& d, const std::vector<sublibrary>& subs) {
   if (subs.empty()) return;
   out += "  sub-libraries:\n";
   for (const sublibrary& s : subs) {
     out += "    " + s.file_name + ": " + (s.usable ? "OK" : "UNUSABLE") + (s.required ? " (required)" : "");
-    if (s.version) out += ", " + format_version(decode_cudnn_version(s.version), true);
+    if (s.version) out += ", " + version_text(d, s.version);
     if (!s.path.empty()) out += ", " + s.path;
-    if (s.preloaded) out += " (preloaded by cushim: cuDNN's own search would not find this copy)";
+    if (s.preloaded)
+      out += std::string(" (preloaded by cushim: ") + d.display_name + "'s own search would not find this copy)";
     if (!s.known) out += " (not in cushim's list: found beside the main library)";
     out += "\n";
     if (!s.usable) out += "      why: " + s.problem + "\n";
@@ -80,7 +81,7 @@ inline void append_library(std::string& out, const report_library& lib) {
   }
   for (const problem& p : lib.problems) append_problem(out, p);
   if (st.code != error_code::ok) out += std::string("  effect: ") + d.effect + "\n";
-  append_sublibraries(out, st.sublibraries);
+  append_sublibraries(out, d, st.sublibraries);
   if (!st.other_copies.empty()) out += "  other copies seen (not loaded):\n";
   for (const attempt& a : st.other_copies) {
     out += "    ";

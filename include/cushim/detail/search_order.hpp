@@ -1,6 +1,7 @@
 // The ordered list of places to look for a library (README.md, "Search order"): the rules every
-// platform shares, then the platform's own (search_rules.hpp of posix/ or windows/). Builds
-// paths only; the loader tries them. The explicit override and the already-loaded copy come
+// platform shares, then the platform's own (search_rules.hpp of posix/ or windows/); a library the
+// system itself installs (the driver) only where it does (driver_files.hpp). Builds paths only;
+// the loader tries them. The explicit override and the already-loaded copy come
 // first and are handled there.
 #pragma once
 
@@ -8,6 +9,7 @@
 
 #include "os.hpp"
 #include "search_list.hpp"
+#include CUSHIM_OS_DRIVER_FILES
 #include CUSHIM_OS_SEARCH_RULES
 
 namespace cushim {
@@ -15,6 +17,7 @@ namespace detail {
 namespace {
 
 inline std::vector<candidate> search_candidates(const library_descriptor& d, const search_inputs& in) {
+  if (d.system_only) return platform::system_install_candidates(compiled_file_name(d));
   candidate_list list(compiled_file_name(d));
   add_leading_rules(list, in);
   platform::add_install_rules(list, d, in);

@@ -85,8 +85,10 @@ struct fallback {
   template <class... A>
   R operator()(A... args) const {
     const library_descriptor& d = descriptor_of(lib);
-    // Count and version queries report 0 instead of leaving the caller's variable unset.
+    // Count and version queries report 0 instead of leaving the caller's variable unset; text
+    // queries that answer through a pointer (cuGetErrorString) point it at the explanation.
     if (names_one_of(d.zeroed_outputs, name)) (zero(args), ...);
+    if (names_one_of(d.text_outputs, name)) (point_at_text(d, args), ...);
     if constexpr (has_fallback_status<R>::value) {
       return why == failure::library_unavailable ? fallback_status<R>::unavailable : fallback_status<R>::missing;
     } else if constexpr (std::is_same_v<R, const char*>) {
@@ -109,6 +111,13 @@ struct fallback {
   static void zero(A arg) {
     if constexpr (std::is_same_v<A, int*>) {
       if (arg) *arg = 0;
+    }
+  }
+
+  template <class A>
+  void point_at_text(const library_descriptor& d, A arg) const {
+    if constexpr (std::is_same_v<A, const char**>) {
+      if (arg) *arg = text(d);
     }
   }
 

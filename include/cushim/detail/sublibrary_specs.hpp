@@ -77,12 +77,6 @@ inline std::string sublibrary_name_of(const std::string& file, int major) {
   return file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
 }
 
-// cuBLASLt of one CUDA major, which cuDNN 9 loads by name when some engines run.
-inline std::string cublaslt_file_name(int cuda_major) {
-  if (platform::windows_names) return "cublasLt64_" + std::to_string(cuda_major) + ".dll";
-  return "libcublasLt.so." + std::to_string(cuda_major);
-}
-
 // "9.19.0..." -> 91900: the first three dot-separated numbers of `text`; 0 when there are fewer
 // or the major is 0.
 inline long cudnn_version_from_text(const char* text) {

@@ -1,4 +1,4 @@
-// Version numbers of cuDNN and the CUDA runtime: decoding and printing.
+// Version numbers of cuDNN, the CUDA runtime and cuBLAS: decoding and printing.
 #pragma once
 
 #include <cstdlib>
@@ -26,6 +26,11 @@ inline long encode_cudnn_version(int major, int minor, int patch) {
 }
 
 inline long encode_cuda_version(int major, int minor, int) { return major * 1000L + minor * 10L; }
+
+// cuBLAS and cuBLASLt encode M*10000+m*100+p (CUBLAS_VERSION, cublasLtGetVersion: 130100 = 13.1.0).
+inline version_parts decode_cublas_version(long v) { return {int(v / 10000), int(v % 10000 / 100), int(v % 100)}; }
+
+inline long encode_cublas_version(int major, int minor, int patch) { return major * 10000L + minor * 100L + patch; }
 
 // The leading dot-separated numbers of `text` ("9.19.0.48" -> 9, 19, 0, 48), at most `max` of
 // them; returns how many were read. Version resources and file names carry versions this way.

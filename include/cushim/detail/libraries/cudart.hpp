@@ -53,14 +53,13 @@ inline void cross_check(report& r, report_library& self) {
   if (!d.found || !d.cuda_version || cudart.code != error_code::ok || d.cuda_version / 1000 >= cudart.version / 1000) {
     return;
   }
-  r.driver.problems.push_back({error_code::version_mismatch, false,
-                               "the NVIDIA driver supports CUDA up to " +
-                                   format_version(decode_cuda_version(d.cuda_version), false) +
-                                   ", older than the CUDA " + format_version(decode_cuda_version(cudart.version), false) +
-                                   " runtime in use",
-                               d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
-                               "update the NVIDIA driver to one that supports CUDA " +
-                                   std::to_string(cudart.version / 1000) + ", or use a build for an older CUDA"});
+  r.driver.problems.push_back(
+      {error_code::version_mismatch, false,
+       "the NVIDIA driver supports CUDA up to " + format_version(decode_cuda_version(d.cuda_version), false) +
+           ", older than the CUDA " + format_version(decode_cuda_version(cudart.version), false) + " runtime in use",
+       d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
+       "update the NVIDIA driver to one that supports CUDA " + std::to_string(cudart.version / 1000) +
+           ", or use a build for an older CUDA"});
 }
 
 }  // namespace cudart_hooks
@@ -75,15 +74,13 @@ constexpr major_file cudart_files[] = {{11, {"libcudart.so.11.0", "cudart64_110.
                                        {12, {"libcudart.so.12", "cudart64_12.dll"}},
                                        {13, {"libcudart.so.13", "cudart64_13.dll"}}};
 constexpr const char* cudart_pip_packages[] = {"cuda_runtime", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)};
-constexpr const char* cudart_zeroed_outputs[] = {"cudaGetDeviceCount", "cudaRuntimeGetVersion",
-                                                 "cudaDriverGetVersion"};
+constexpr const char* cudart_zeroed_outputs[] = {"cudaGetDeviceCount", "cudaRuntimeGetVersion", "cudaDriverGetVersion"};
 // nvcc's start-up code registers a program's kernels and variables before main, and unregisters
 // them at exit; a launch (__cudaPushCallConfiguration, cudaLaunchKernel) is the first real call.
 constexpr const char* cudart_startup_functions[] = {
-    "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction",
-    "__cudaRegisterVar",       "__cudaRegisterManagedVar",   "__cudaRegisterHostVar",
-    "__cudaRegisterTexture",   "__cudaRegisterSurface",      "__cudaRegisterUnifiedTable",
-    "__cudaUnregisterFatBinary"};
+    "__cudaRegisterFatBinary",    "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction", "__cudaRegisterVar",
+    "__cudaRegisterManagedVar",   "__cudaRegisterHostVar",      "__cudaRegisterTexture",  "__cudaRegisterSurface",
+    "__cudaRegisterUnifiedTable", "__cudaUnregisterFatBinary"};
 
 inline constexpr library_descriptor cudart_descriptor{
     library::cudart,
@@ -91,6 +88,7 @@ inline constexpr library_descriptor cudart_descriptor{
     "CUDA runtime",
     "the CUDA runtime",
     cudart_shimmed,
+    false,
     "CUSHIM_NO_CUDART",
     "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
     CUDART_VERSION,
@@ -103,7 +101,11 @@ inline constexpr library_descriptor cudart_descriptor{
     &encode_cuda_version,
     false,
     true,
+    false,
+    false,
     "return cudaErrorSharedObjectSymbolNotFound",
+    false,
+    false,
     "CUSHIM_CUDART_PATH",
     {},
     true,
@@ -116,6 +118,7 @@ inline constexpr library_descriptor cudart_descriptor{
     "cudaErrorSharedObjectSymbolNotFound",
     "cudaErrorSharedObjectInitFailed",
     cudart_zeroed_outputs,
+    {},
     {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check},
     cudart_startup_functions};
 

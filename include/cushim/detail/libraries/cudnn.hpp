@@ -1,6 +1,6 @@
 // cuDNN as data, and the hooks only it has: its sub-libraries (loaded by cuDNN by name, checked
-// before any cuDNN function runs), the cuBLASLt it loads by name, and the CUDA major it was built
-// for.
+// before any cuDNN function runs), the cuBLASLt and NVRTC it loads by name, and the CUDA major it
+// was built for.
 #pragma once
 
 #include <mutex>
@@ -13,6 +13,8 @@
 #include "../report.hpp"
 #include "../platform_texts.hpp"
 #include "../sublibraries.hpp"
+#include "cublasLt.hpp"
+#include "nvrtc.hpp"
 
 namespace cushim {
 namespace detail {
@@ -144,23 +146,34 @@ inline bool blocks_call(library_state& lib, const char* name, const char* column
   return true;
 }
 
-// cuDNN 9 loads cuBLASLt by name, not as an import, when some engines run (matrix
-// multiplications, some convolutions, RNNs, attention): a missing one shows only then ("Could not
-// locate cublasLt64_12.dll"). Reported as a warning; the rest of cuDNN works without it.
-inline void note_missing_cublaslt(library_state& lib, sublibrary_finder& finder) {
+// What cuDNN 9 loads by name, not as an import, when some engines run: a missing one shows only
+// then ("Could not locate cublasLt64_12.dll", "cannot load libnvrtc", "no valid execution plans").
+// Reported as a warning; the rest of cuDNN works without it.
+struct by_name_load {
+  const library_descriptor* library;  // its file of the CUDA major cuDNN was built for
+  const char* engines;                // what needs it
+  const char* pip_package;            // nvidia-<it>-cu<major>
+};
+constexpr by_name_load by_name_loads[] = {
+    {&cublaslt_descriptor, "some of its engines run (matrix multiplications, some convolutions, RNNs, attention)",
+     "cublas"},
+    {&nvrtc_descriptor, "its runtime-compiled engines run (fused and generated kernels)", "cuda-nvrtc"}};
+
+inline void note_missing_by_name_loads(library_state& lib, sublibrary_finder& finder) {
   int cuda_major = lib.st.built_for_cuda ? lib.st.built_for_cuda / 1000 : compiled_cuda_major();
-  std::string name = cublaslt_file_name(cuda_major);
-  std::vector<std::string> searched;
-  if (!finder.by_name(name, searched).empty()) return;
   std::string major = std::to_string(cuda_major);
-  lib.st.problems.push_back(
-      {error_code::ok, false,
-       "cuDNN loads " + name +
-           " by name when some of its engines run (matrix multiplications, some convolutions, RNNs, attention), "
-           "and its search would not find it",
-       "", "looked in: " + joined(searched) + "; those engines fail when first used, the rest of cuDNN works",
-       "install cuBLAS for CUDA " + major + " (the CUDA " + major + " toolkit, or the pip package nvidia-cublas-cu" +
-           major + ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
+  for (const by_name_load& load : by_name_loads) {
+    std::string name = file_name_for_major(*load.library, cuda_major);
+    std::vector<std::string> searched;
+    if (name.empty() || !finder.by_name(name, searched).empty()) continue;
+    lib.st.problems.push_back(
+        {error_code::ok, false,
+         "cuDNN loads " + name + " by name when " + load.engines + ", and its search would not find it", "",
+         "looked in: " + joined(searched) + "; those engines fail when first used, the rest of cuDNN works",
+         "install " + std::string(load.library->display_name) + " for CUDA " + major + " (the CUDA " + major +
+             " toolkit, or the pip package nvidia-" + load.pip_package + "-cu" + major +
+             ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
+  }
 }
 
 // A copy cuDNN's own search meets before the one in use: a broken file (left behind by a partial
@@ -212,7 +225,7 @@ inline void complete_status(library_state& lib) {
                                "cuDNN's sub-library " + sub.file_name + " is unusable; " + effect, sub.path,
                                sub.problem, one_install});
   }
-  if (major >= 9) note_missing_cublaslt(lib, finder);
+  if (major >= 9) note_missing_by_name_loads(lib, finder);
 }
 
 // The CUDA major cuDNN was built for against the runtime in use.
@@ -243,6 +256,7 @@ inline constexpr library_descriptor cudnn_descriptor{
     "cuDNN",
     "cuDNN",
     true,
+    false,
     "",
     "",
     CUDNN_VERSION,
@@ -255,7 +269,11 @@ inline constexpr library_descriptor cudnn_descriptor{
     &encode_cudnn_version,
     true,
     false,
+    false,
+    false,
     "return CUDNN_STATUS_NOT_SUPPORTED",
+    false,
+    false,
     "CUSHIM_CUDNN_PATH",
     cudnn_home_variables,
     true,
@@ -266,6 +284,7 @@ inline constexpr library_descriptor cudnn_descriptor{
     "cushim: the loaded cuDNN lacks this function; cushim::explain() says which copy was loaded",
     "CUDNN_STATUS_NOT_SUPPORTED",
     "CUDNN_STATUS_NOT_INITIALIZED",
+    {},
     {},
     {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build, nullptr,
      &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};

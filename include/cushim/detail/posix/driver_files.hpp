@@ -30,11 +30,12 @@ inline std::string driver_version_of(const std::string& path) {
   return version.find('.') == std::string::npos ? std::string() : version;
 }
 
-// The same places the system loader uses for libcuda.so.1.
-inline std::vector<candidate> driver_candidates() {
-  candidate_list list(driver_file_name());
+// Where the system installs a library it provides itself (the driver's libcuda.so.1): the places
+// the system loader searches, LD_LIBRARY_PATH, ld.so.cache and the system folders, and no other.
+inline std::vector<candidate> system_install_candidates(const char* file_name) {
+  candidate_list list(file_name);
   list.add_list("LD_LIBRARY_PATH", get_environment("LD_LIBRARY_PATH"));
-  for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), driver_file_name())) {
+  for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), file_name)) {
     list.add_file("ld.so.cache", std::move(path));
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);

@@ -29,9 +29,10 @@ inline std::string driver_version_of(const std::string& path) {
   return std::to_string(last_five / 100) + "." + (minor.size() < 2 ? "0" : "") + minor;
 }
 
-// The display driver installs nvcuda.dll into System32, where the CUDA runtime loads it from.
-inline std::vector<candidate> driver_candidates() {
-  candidate_list list(driver_file_name());
+// Where the system installs a library it provides itself: System32, where the display driver puts
+// nvcuda.dll and the CUDA runtime loads it from.
+inline std::vector<candidate> system_install_candidates(const char* file_name) {
+  candidate_list list(file_name);
   list.add_dir("System32", system_folder());
   return list.take();
 }

@@ -1,0 +1,108 @@
+// The CUDA driver API as data (CUSHIM_CUDA_DRIVER): libcuda.so.1 / nvcuda.dll, searched only where
+// the system installs the driver, never a toolkit's link-time stub, with no override; its status is
+// also the report's "NVIDIA driver" section. Compiles without <cuda.h>.
+#pragma once
+
+#include <string>
+
+#include "../candidate_check.hpp"
+#include "../descriptor.hpp"
+#include "../driver.hpp"
+#include "../fallback_status.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+
+#ifdef CUSHIM_CUDA_DRIVER
+template <>
+struct fallback_status<CUresult> {
+  static constexpr CUresult unavailable = CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;   // 303
+  static constexpr CUresult missing = CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND;  // 302
+};
+
+constexpr bool driver_shimmed = true;
+constexpr int driver_compiled_version = CUDA_VERSION;
+constexpr int driver_compiled_major = CUSHIM_CUDA_DRIVER_MAJOR;
+#else
+constexpr bool driver_shimmed = false;
+constexpr int driver_compiled_version = 0;
+constexpr int driver_compiled_major = 0;
+#endif
+
+namespace driver_hooks {
+
+// cuDriverGetVersion(&v): the newest CUDA the driver supports; it works before cuInit and without
+// a GPU. 0 when it fails.
+inline long query_version(platform::any_function f) {
+  int version = 0;
+  if (reinterpret_cast<int (*)(int*)>(f)(&version) != 0) return 0;
+  return version;
+}
+
+// The toolkit's stub answers every call with CUDA_ERROR_STUB_LIBRARY: never the driver.
+inline outcome refuse_link_time_stub(candidate_check& c) {
+  if (in_stubs_folder(c.path)) {
+    c.detail = stub_in_folder_detail();
+  } else if (driver_cuda_version(c.handle) < 0) {
+    c.detail = stub_by_answer_detail();
+  } else {
+    return outcome::loaded;
+  }
+  return outcome::not_the_library;
+}
+
+}  // namespace driver_hooks
+
+// One file for every major: the driver of any release is libcuda.so.1 / nvcuda.dll.
+constexpr major_file driver_files[] = {{driver_compiled_major, {"libcuda.so.1", "nvcuda.dll"}}};
+constexpr const char* driver_zeroed_outputs[] = {"cuDriverGetVersion", "cuDeviceGetCount"};
+constexpr const char* driver_text_outputs[] = {"cuGetErrorString", "cuGetErrorName"};
+
+inline constexpr library_descriptor driver_descriptor{
+    library::driver,
+    "driver",
+    "CUDA driver API",
+    "the CUDA driver API",
+    driver_shimmed,
+    true,
+    "CUSHIM_CUDA_DRIVER",
+    "CUSHIM_CUDA_DRIVER is not defined: the program links the driver API itself, if it uses it",
+    driver_compiled_version,
+    driver_compiled_major,
+    driver_files,
+    "cuda",
+    "cuDriverGetVersion",
+    &driver_hooks::query_version,
+    &decode_cuda_version,
+    &encode_cuda_version,
+    false,
+    false,
+    true,
+    true,
+    "return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
+    true,
+    true,
+    nullptr,
+    {},
+    false,
+    {},
+    nullptr,
+    "cu* calls return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED; cuDriverGetVersion and cuDeviceGetCount set 0; "
+    "cuGetErrorString and cuGetErrorName give a text that points at cushim::explain()",
+    "cushim: the CUDA driver API is unavailable; cushim::explain() says why and what to do",
+    "cushim: the loaded NVIDIA driver lacks this function; cushim::explain() says which copy was loaded",
+    "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
+    "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+    driver_zeroed_outputs,
+    driver_text_outputs,
+    {&driver_hooks::refuse_link_time_stub, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+     &platform::driver_install_advice}};
+
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
+
+// The driver API's table lines (stubs.hpp): the group column is unused.
+#define CUSHIM_API_driver(group, ret, name, params, args) \
+  CUSHIM_DEFINE_STUB(driver, CUDAAPI, ret, name, params, args, group)

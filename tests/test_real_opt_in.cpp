@@ -1,0 +1,158 @@
+// The real cuBLAS, cuBLASLt and NVRTC of this machine's toolkit, and its NVIDIA driver or the lack
+// of one, reached through the shim by a program that opts into them and links none of them. NVRTC
+// needs no GPU: it really compiles, and its PTX must equal a directly linked program's.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "support/opt_in_headers.hpp"
+
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/diagnostics.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/command_output.hpp"
+#include "support/nvrtc_kernel.hpp"
+#include "support/process.hpp"
+#include "support/temp_tree.hpp"
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string real_path(const std::string& path) {
+  char* r = realpath(path.c_str(), nullptr);
+  std::string out = r ? r : "";
+  std::free(r);
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// What direct_calls (linked with -lcublas -lnvrtc) printed, and the PTX it wrote.
+struct direct_results {
+  test_support::key_values printed;
+  std::string ptx;
+};
+
+const direct_results& direct() {
+  static const direct_results results = [] {
+    test_support::temp_tree tree;
+    test_support::process_spec spec;
+    spec.program = CUSHIM_DIRECT_CALLS;
+    spec.args = {tree.path("direct.ptx")};
+    spec.timeout = std::chrono::seconds(60);
+    test_support::process_result r = test_support::run_process(spec);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.exit_code == 0);
+    return direct_results{test_support::parse_key_values(r.out), read_file(tree.path("direct.ptx"))};
+  }();
+  return results;
+}
+
+bool driver_present() { return cushim::diagnostics::driver().found; }
+
+}  // namespace
+
+TEST_CASE("the program links no cuBLAS, cuBLASLt, NVRTC or driver library") {
+  std::string dynamic = test_support::command_output("readelf -d /proc/" + std::to_string(getpid()) + "/exe");
+  REQUIRE(contains(dynamic, "NEEDED"));  // readelf ran
+  for (const char* library : {"libcublas", "libnvrtc", "libcuda.", "libcudnn", "libcudart"}) {
+    CHECK_MESSAGE(!contains(dynamic, library), library);
+  }
+}
+
+TEST_CASE("nvrtcVersion gives the toolkit's NVRTC, and the status says where it came from") {
+  int major = -1, minor = -1;
+  REQUIRE(nvrtcVersion(&major, &minor) == NVRTC_SUCCESS);
+  CHECK(major == CUDART_VERSION / 1000);
+  const cushim::status& st = cushim::status_of(cushim::library::nvrtc);
+  CHECK(st.code == cushim::error_code::ok);
+  CHECK(st.version == major * 1000 + minor * 10);
+  CHECK(st.version_source == "nvrtcVersion");
+  CHECK(real_path(st.path) == real_path(std::string(CUSHIM_CUDA_LIB_DIR) + "/" + CUSHIM_NVRTC_FILE));
+  // Its builtins, which it loads by name: found where the system loader finds them.
+  REQUIRE(st.sublibraries.size() == 1);
+  const cushim::sublibrary& builtins = st.sublibraries[0];
+  std::string name = "libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
+  CHECK(builtins.file_name == name);
+  CHECK(builtins.usable);
+  CHECK_FALSE(builtins.preloaded);
+  CHECK(builtins.path == test_support::ldconfig_path_of(name));
+  CHECK(st.problems.empty());
+}
+
+TEST_CASE("nvrtcCompileProgram compiles through cushim to the PTX a directly linked program gets") {
+  test_support::ptx_result shimmed = test_support::compile_saxpy();
+  INFO("log: " << shimmed.log);
+  REQUIRE(shimmed.create == NVRTC_SUCCESS);
+  REQUIRE(shimmed.compile == NVRTC_SUCCESS);
+  REQUIRE(shimmed.get == NVRTC_SUCCESS);
+  CHECK(contains(shimmed.ptx, ".visible .entry saxpy("));
+  CHECK(direct().printed.get("nvrtcCompileProgram") == "0");
+  CHECK(shimmed.ptx.size() == direct().ptx.size());
+  CHECK(shimmed.ptx == direct().ptx);
+}
+
+TEST_CASE("cublasCreate returns what the real cuBLAS returns, and cuBLAS runs with its own cuBLASLt") {
+  cublasHandle_t handle = nullptr;
+  cublasStatus_t created = cublasCreate(&handle);
+  if (created == CUBLAS_STATUS_SUCCESS) cublasDestroy(handle);
+  CHECK(std::to_string(int(created)) == direct().printed.get("cublasCreate"));
+  if (!driver_present()) CHECK(created == CUBLAS_STATUS_NOT_INITIALIZED);  // the real library's answer without a GPU
+  const cushim::status& blas = cushim::status_of(cushim::library::cublas);
+  const cushim::status& lt = cushim::status_of(cushim::library::cublasLt);
+  CHECK(blas.code == cushim::error_code::ok);
+  CHECK(blas.version == CUBLAS_VERSION);
+  CHECK(real_path(blas.path) == real_path(std::string(CUSHIM_CUDA_LIB_DIR) + "/" + CUSHIM_CUBLAS_FILE));
+  CHECK(lt.code == cushim::error_code::ok);
+  CHECK(cublasLtGetVersion() == CUBLAS_VERSION);
+  CHECK(lt.version == CUBLAS_VERSION);
+  // cuBLAS brought its cuBLASLt in as an import: cushim reuses that copy.
+  CHECK(lt.found_by == "already loaded in this process");
+  CHECK(real_path(lt.path) == real_path(std::string(CUSHIM_CUDA_LIB_DIR) + "/" + CUSHIM_CUBLASLT_FILE));
+}
+
+TEST_CASE("without a driver, cuInit returns the fallback and both driver sections agree") {
+  if (driver_present()) {
+    MESSAGE("an NVIDIA driver is present: the no-driver checks do not apply");
+    CHECK(cuInit(0) != CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+    CHECK(cushim::status_of(cushim::library::driver).path == cushim::diagnostics::driver().path);
+    return;
+  }
+  CHECK(cuInit(0) == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+  const cushim::status& st = cushim::status_of(cushim::library::driver);
+  CHECK(st.code == cushim::error_code::not_found);
+  std::string text = cushim::explain();
+  std::string places = std::to_string(st.attempts.size());
+  CHECK(contains(text, "no NVIDIA driver was found: libcuda.so.1 is in none of the " + places +
+                           " places the system loader looks"));
+  CHECK(contains(text, "  ERROR: CUDA driver API " + std::to_string(CUDA_VERSION / 1000) +
+                           " is unavailable: no usable libcuda.so.1 in " + places + " places searched\n"));
+  // Only where the system installs the driver: never CUDA_PATH, a toolkit folder or the
+  // executable's folder.
+  for (const cushim::attempt& a : st.attempts) {
+    INFO(a.rule << ": " << a.path);
+    CHECK((a.rule.rfind("LD_LIBRARY_PATH[", 0) == 0 || a.rule == "ld.so.cache" || a.rule == "system folder"));
+  }
+}
+
+TEST_CASE("explain_json lists every opted-in library, each as status_of() gives it") {
+  std::string json = cushim::explain_json();
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    const cushim::status& st = cushim::status_of(lib);
+    std::string entry = "{\"library\":\"" + std::string(cushim::to_string(lib)) +
+                        "\",\"available\":" + (st.code == cushim::error_code::ok ? "true" : "false") + ",\"code\":\"" +
+                        cushim::to_string(st.code) + "\"";
+    CHECK_MESSAGE(contains(json, entry), entry);
+  }
+  CHECK(cushim::diagnostics::libraries().size() == 6);
+}
