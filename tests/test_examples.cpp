@@ -146,14 +146,21 @@ key_values record_lines(const std::string& path) {
   return kv;
 }
 
-}  // namespace
-
-TEST_CASE("no program links cuDNN, the CUDA runtime, cuBLAS, NVRTC or the driver") {
-  std::vector<std::string> programs = {doctor};
+// Every example program of this build: the cuDNN ones and, opted in, nvrtc_saxpy.
+std::vector<std::string> example_programs() {
+  std::vector<std::string> programs;
   for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
 #ifdef CUSHIM_NVRTC_SAXPY
   programs.push_back(CUSHIM_NVRTC_SAXPY);
 #endif
+  return programs;
+}
+
+}  // namespace
+
+TEST_CASE("no program links cuDNN, the CUDA runtime, cuBLAS, NVRTC or the driver") {
+  std::vector<std::string> programs = example_programs();
+  programs.push_back(doctor);
   for (const std::string& program : programs) CHECK(cuda_libraries_needed(program) == "");
 }
 
@@ -367,12 +374,7 @@ TEST_CASE("on a machine with a GPU the examples match the CPU reference") {
     MESSAGE("no NVIDIA driver on this machine: the examples cannot compute (previous test)");
     return;
   }
-  std::vector<std::string> programs;
-  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
-#ifdef CUSHIM_NVRTC_SAXPY
-  programs.push_back(CUSHIM_NVRTC_SAXPY);
-#endif
-  for (const std::string& program : programs) {
+  for (const std::string& program : example_programs()) {
     CAPTURE(program);
     process_result r = run(program);
     INFO(r.out << r.err);
@@ -417,12 +419,7 @@ TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
 #endif
 
 TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
-  std::vector<std::string> programs;
-  for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
-#ifdef CUSHIM_NVRTC_SAXPY
-  programs.push_back(CUSHIM_NVRTC_SAXPY);
-#endif
-  for (const std::string& program : programs) {
+  for (const std::string& program : example_programs()) {
     CAPTURE(program);
     process_result help = run(program, {"--help"});
     CHECK(help.exit_code == 0);
