@@ -62,12 +62,15 @@ TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub
                              "\\" CUSHIM_CUBLASLT_FILE " -> loaded (cuBLASLt "));
   CHECK(contains(r.text, "\n  " CUSHIM_CUBLAS_FILE " needs KERNEL32.dll msvcrt.dll: all found\n  " CUSHIM_CUBLASLT_FILE
                          " needs KERNEL32.dll msvcrt.dll: all found\n"));
+  // cuDNN's own load of cuBLASLt by name finds the copy cushim loaded.
+  CHECK_FALSE(contains(r.text, "cuDNN loads " CUSHIM_CUBLASLT_FILE " by name"));
 #endif
 #ifdef CUSHIM_DOCTOR_NVRTC
   const std::string cuda = std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
   CHECK(contains(r.text, "NVRTC: OK, " + cuda + " (compiled with " + cuda + ") from " + fixture_dir("nvrtc_recording") +
                              "\\" CUSHIM_NVRTC_FILE "\n"));
   CHECK(contains(r.text, "\n  " CUSHIM_NVRTC_FILE " needs KERNEL32.dll msvcrt.dll: all found\n"));
+  CHECK_FALSE(contains(r.text, "cuDNN loads " CUSHIM_NVRTC_FILE " by name"));
 #endif
   CHECK(contains(r.text, "verdict: USABLE WITH WARNINGS (exit 2)"));
   CHECK_FALSE(contains(r.text, "libcuda"));

@@ -75,6 +75,7 @@ inline report_library gather(library_state& state, const status& st) {
 }  // namespace detail
 
 const status& status_of(library lib);
+bool available(library lib);
 
 namespace detail {
 namespace {
@@ -104,6 +105,11 @@ inline driver_status driver_for_report() {
 
 inline report build_report() {
   report r;
+  // Every library is loaded before any status is completed: one library's checks may depend on
+  // what cushim loaded of the others (cuDNN's by-name loads find the cuBLASLt and NVRTC in use).
+  for (int i = 0; i < library_count; ++i) {
+    if (in_reports(descriptor_of(library(i)))) cushim::available(library(i));
+  }
   r.driver.probe = driver_for_report();
   for (int i = 0; i < library_count; ++i) {
     if (in_reports(descriptor_of(library(i))))
