@@ -89,10 +89,8 @@ inline driver_status driver_for_report() {
     const status& st = status_of(d->id);
     driver_status found;
     found.attempts = st.attempts;
+    found.stubs = state_of(d->id).link_time_stubs;
     for (const attempt& a : st.attempts) {
-      if (a.result == outcome::not_the_library && a.detail.rfind(link_time_stub_text, 0) == 0) {
-        found.stubs.push_back(a.path);
-      }
       if (a.result != outcome::loaded && a.result != outcome::reused && a.result != outcome::wrong_version) continue;
       found.found = true;
       found.path = a.path;

@@ -37,6 +37,7 @@ struct library_state {
   std::vector<bool> sublibrary_pending;  // per st.sublibraries entry; only a usable one is still to check
   std::vector<platform::library_handle> sublibrary_handles;
   bool sublibraries_reported = false;
+  std::vector<std::string> link_time_stubs;  // candidates refused as the CUDA toolkit's stub (the driver)
 };
 
 struct shim_state {

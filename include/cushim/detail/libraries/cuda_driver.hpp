@@ -49,6 +49,7 @@ inline outcome refuse_link_time_stub(candidate_check& c) {
   } else {
     return outcome::loaded;
   }
+  c.lib.link_time_stubs.push_back(c.path);  // the report's driver section lists them
   return outcome::not_the_library;
 }
 
