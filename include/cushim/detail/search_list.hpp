@@ -56,8 +56,8 @@ class candidate_list {
 // newest (highest number) first.
 inline std::vector<std::string> versioned_children(const std::string& folder, const std::string& prefix) {
   std::vector<std::pair<int, std::string>> found;
-  for (const std::string& name : platform::list_folder(folder)) {
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+  for (const std::string& name : platform::list_folder(folder, prefix)) {
+    if (name.size() <= prefix.size()) continue;
     const char* number = name.c_str() + prefix.size();
     if (*number < '0' || *number > '9') continue;
     found.emplace_back(std::atoi(number), name);

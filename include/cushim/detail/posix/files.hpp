@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../byte_source.hpp"
@@ -122,12 +123,31 @@ inline std::string canonical_path(const std::string& path) {
   return out;
 }
 
-inline std::vector<std::string> list_folder(const std::string& path) {
+// The path with its last component's links followed, the folders' left as they are: its file
+// name is the real file's, as canonical_path's is, for one readlink per link instead of realpath's
+// look at every component. The path itself when it names nothing (as canonical_path).
+inline std::string final_link_target(const std::string& path) {
+  std::string current = path;
+  for (int links = 0; links < 40; ++links) {  // glibc's limit on links in one lookup
+    char target[4096];
+    ssize_t n = ::readlink(current.c_str(), target, sizeof target);
+    if (n < 0) return errno == EINVAL ? current : path;  // EINVAL: not a link, the file itself
+    if (std::size_t(n) == sizeof target) return path;
+    std::string_view to(target, std::size_t(n));
+    current = to.front() == '/' ? std::string(to) : current.substr(0, current.rfind('/') + 1).append(to);
+  }
+  return path;
+}
+
+// The names in a folder that start with `prefix` (all but the hidden ones when it is empty); the
+// others are never copied, since a system folder holds hundreds.
+inline std::vector<std::string> list_folder(const std::string& path, std::string_view prefix = {}) {
   std::vector<std::string> names;
   DIR* dir = ::opendir(path.c_str());
   if (!dir) return names;
   while (dirent* e = ::readdir(dir)) {
-    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+    std::string_view name(e->d_name);
+    if (name[0] != '.' && name.compare(0, prefix.size(), prefix) == 0) names.emplace_back(name);
   }
   ::closedir(dir);
   return names;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../byte_source.hpp"
@@ -143,14 +144,17 @@ inline std::string canonical_path(const std::string& path) {
   return n > 0 && n < capacity ? narrow(buffer.data(), n) : path;
 }
 
-inline std::vector<std::string> list_folder(const std::string& path) {
+// The names in a folder that start with `prefix` (all but the hidden ones when it is empty).
+inline std::vector<std::string> list_folder(const std::string& path, std::string_view prefix = {}) {
   std::vector<std::string> names;
   WIN32_FIND_DATAW found;
   HANDLE h =
       ::FindFirstFileExW(widen(path + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch, nullptr, 0);
   if (h == INVALID_HANDLE_VALUE) return names;
   do {
-    if (found.cFileName[0] != L'.') names.push_back(narrow(found.cFileName, std::wcslen(found.cFileName)));
+    if (found.cFileName[0] == L'.') continue;
+    std::string name = narrow(found.cFileName, std::wcslen(found.cFileName));
+    if (name.compare(0, prefix.size(), prefix) == 0) names.push_back(std::move(name));
   } while (::FindNextFileW(h, &found));
   ::FindClose(h);
   return names;
