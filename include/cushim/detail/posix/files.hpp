@@ -23,15 +23,18 @@ namespace {
 namespace platform {
 
 // stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
-// opened, so a FIFO or device named like the library cannot block or be read.
-inline file_check check_file(const std::string& path) {
+// opened, so a FIFO or device named like the library cannot block or be read. `folder_seen`: the
+// caller found the folder, so a missing file needs no second look at it.
+inline file_check check_file(const std::string& path, bool folder_seen = false) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
       std::string dir = path.substr(0, path.find_last_of('/'));
       struct stat dst;
-      if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0) return {file_state::folder_absent, "folder does not exist", {}};
+      if (!folder_seen && !dir.empty() && ::stat(dir.c_str(), &dst) != 0) {
+        return {file_state::folder_absent, "folder does not exist", {}};
+      }
       return {file_state::absent, "no such file", {}};
     }
     if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop", {}};
@@ -41,6 +44,17 @@ inline file_check check_file(const std::string& path) {
   if (!S_ISREG(st.st_mode)) return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}};
   if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno), {}};
   return {file_state::regular, {}, {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)}};
+}
+
+// check_file for an entry of a search list, whose folder is often absent: the folder is looked at
+// first, so an absent one costs one system call instead of two. The answers are check_file's.
+inline file_check check_file_in_listed_folder(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos || slash == 0) return check_file(path);
+  struct stat st;
+  if (::stat(path.substr(0, slash).c_str(), &st) == 0) return check_file(path, true);
+  if (errno == ENOENT || errno == ENOTDIR) return {file_state::folder_absent, "folder does not exist", {}};
+  return check_file(path);
 }
 
 // The identity of whatever the path names (file or folder); unknown when it names nothing.

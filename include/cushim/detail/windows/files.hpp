@@ -61,6 +61,9 @@ inline file_check check_file(const std::string& path) {
   return {file_state::regular, {}, identity};
 }
 
+// check_file answers an absent folder in one call here (ERROR_PATH_NOT_FOUND).
+inline file_check check_file_in_listed_folder(const std::string& path) { return check_file(path); }
+
 // The identity of whatever the path names (file or folder); unknown when it names nothing.
 inline file_identity identity_of(const std::string& path) {
   HANDLE h = ::CreateFileW(widen(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
