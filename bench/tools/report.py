@@ -168,6 +168,8 @@ def callgrind_top(path, count=14):
             pending = False
 
     def short(name):
+        # "(anonymous namespace)::" first: its parenthesis is not the parameter list's.
+        name = name.replace("(anonymous namespace)::", "")
         name = re.sub(r"std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >", "std::string", name)
         name = re.sub(r"\(.*$", "()", name)
         return name.replace("cushim::detail::", "")

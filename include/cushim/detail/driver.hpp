@@ -85,7 +85,7 @@ inline driver_status probe_driver() {
     platform::file_check fc = platform::check_file(c.path);
     if (!seen.first_time(fc.identity, c.path)) continue;
     if (fc.state != platform::file_state::regular) {
-      d.attempts.push_back({c.rule, c.path,
+      d.attempts.push_back({rule_of(c), c.path,
                             fc.state == platform::file_state::folder_absent ? outcome::folder_absent
                             : fc.state == platform::file_state::absent      ? outcome::absent
                                                                             : outcome::not_a_file,
@@ -94,30 +94,30 @@ inline driver_status probe_driver() {
     }
     if (in_stubs_folder(c.path)) {
       d.stubs.push_back(c.path);
-      d.attempts.push_back({c.rule, c.path, outcome::not_the_library, stub_in_folder_detail()});
+      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_in_folder_detail()});
       continue;
     }
     std::string failure = probe.enabled ? driver_failure_in_child(c.path, probe.timeout_ms) : std::string();
     if (!failure.empty()) {
-      d.attempts.push_back({c.rule, c.path, outcome::crashed, failure});
+      d.attempts.push_back({rule_of(c), c.path, outcome::crashed, failure});
       continue;
     }
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
-      d.attempts.push_back({c.rule, c.path, outcome::load_failed, r.error});
+      d.attempts.push_back({rule_of(c), c.path, outcome::load_failed, r.error});
       continue;
     }
     int version = driver_cuda_version(r.handle);
     if (version < 0) {  // the stub copied or linked as libcuda.so.1, out of any stubs/ folder
       platform::unload_library(r.handle);
       d.stubs.push_back(c.path);
-      d.attempts.push_back({c.rule, c.path, outcome::not_the_library, stub_by_answer_detail()});
+      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_by_answer_detail()});
       continue;
     }
     d.cuda_version = version;
     d.found = true;
     d.path = c.path;
-    d.attempts.push_back({c.rule, c.path, outcome::loaded, {}});
+    d.attempts.push_back({rule_of(c), c.path, outcome::loaded, {}});
     break;  // stays loaded: the runtime would load the same file
   }
   return d;

@@ -3,11 +3,13 @@
 // records what happened. Reads a descriptor; never names a library or a platform.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -41,7 +43,7 @@ class loader {
   void search() {
     status& st = lib_.st;
     st.compiled_version = d_.compiled_version;
-    log(std::string("searching for ") + compiled_file_name(d_));
+    if (logging()) log(std::string("searching for ") + compiled_file_name(d_));
     note_ignored_override();
     // A copy already in the process comes first even before an override: two copies of one
     // library in a process break both.
@@ -68,25 +70,39 @@ class loader {
     return platform::module_path_of(&anchor);
   }
 
-  void log(const std::string& text) {
-    if (child_fd_ < 0) log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text);  // not from a child
-  }
+  // A log callback is set, and this is not a probe_in_child child: only then are lines built.
+  bool logging() const { return opts_.log && child_fd_ < 0; }
+
+  void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
 
   // Every candidate is counted; of the entries of one search list (CUSHIM_SEARCH_PATH[i], PATH[i])
   // with one outcome, the first listed_per_outcome are recorded and logged one by one, the rest
-  // summed up in finish(): a megabyte of ':' must not become a gigabyte of explanation.
-  void record(const candidate& c, outcome result, std::string detail = {}) {
+  // summed up in finish(): a megabyte of ':' must not become a gigabyte of explanation. The rest
+  // cost a count each, no text.
+  void record(const candidate& c, outcome result, std::string_view detail = {}) {
     ++places_;
-    std::string list = list_of(c.rule);
-    if (!list.empty() && ++list_outcomes_[{list, result}] > listed_per_outcome) return;
-    log(c.rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + detail + ")"));
-    lib_.st.attempts.push_back({c.rule, c.path, result, std::move(detail)});
+    std::string_view list = list_of(c);
+    if (!list.empty() && ++count_of(list, result) > listed_per_outcome) return;
+    std::string rule = rule_of(c);
+    if (logging()) {
+      log(rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + std::string(detail) + ")"));
+    }
+    lib_.st.attempts.push_back({std::move(rule), c.path, result, std::string(detail)});
   }
 
-  // "CUSHIM_SEARCH_PATH" for "CUSHIM_SEARCH_PATH[12]"; empty for a rule that is not a list entry.
-  static std::string list_of(const std::string& rule) {
-    std::size_t bracket = rule.find('[');
-    return bracket == std::string::npos || rule.back() != ']' ? std::string() : rule.substr(0, bracket);
+  // How many entries of `list` had this outcome so far. A list's entries come one after another,
+  // so the last count asked for is tried first.
+  std::size_t& count_of(std::string_view list, outcome result) {
+    if (last_count_ < list_outcomes_.size() && list_outcomes_[last_count_].result == result &&
+        list_outcomes_[last_count_].list == list) {
+      return list_outcomes_[last_count_].count;
+    }
+    for (last_count_ = 0; last_count_ < list_outcomes_.size(); ++last_count_) {
+      const list_count& n = list_outcomes_[last_count_];
+      if (n.result == result && n.list == list) return list_outcomes_[last_count_].count;
+    }
+    list_outcomes_.push_back({std::string(list), result, 0});
+    return list_outcomes_.back().count;
   }
 
   // A library with no override (the driver: only the system's own copy) ignores options.files.
@@ -264,8 +280,12 @@ class loader {
       return false;
     }
     if (c.kind == entry_kind::default_dirs) return try_default_dirs(c);
-    platform::file_check fc = platform::check_file(c.path);
-    if (!seen_.first_time(fc.identity, c.path)) {
+    if (!seen_.first_text(c.path)) {  // the same text again: no system call
+      record(c, outcome::duplicate, "same file as an earlier candidate");
+      return false;
+    }
+    platform::file_check fc = c.list ? platform::check_file_in_listed_folder(c.path) : platform::check_file(c.path);
+    if (fc.identity.known() && !seen_.first_identity(fc.identity)) {  // another path to a file seen before
       record(c, outcome::duplicate, "same file as an earlier candidate");
       return false;
     }
@@ -305,7 +325,7 @@ class loader {
       record(c, r.not_found ? outcome::absent : outcome::load_failed, r.error);
       return false;
     }
-    candidate found{c.rule, platform::loaded_path_of(r.handle), entry_kind::absolute};
+    candidate found{c.rule, platform::loaded_path_of(r.handle), entry_kind::absolute, c.list, c.entry};
     if (!seen_.first_time(platform::identity_of(found.path), found.path)) {
       platform::unload_library(r.handle);
       record(found, outcome::duplicate, "same file as an earlier candidate");
@@ -403,9 +423,10 @@ class loader {
     lib_.st.version = int(check.version);
     lib_.st.version_source = version_source_;
     lib_.st.path = c.path;
-    lib_.st.found_by = c.rule;
+    lib_.st.found_by = rule_of(c);
     if (d_.hooks.adopted) d_.hooks.adopted(lib_, h);
-    log("using " + c.path + " (" + version_text(d_, lib_.st.version) + ", found by " + c.rule + ")");
+    if (logging())
+      log("using " + c.path + " (" + version_text(d_, lib_.st.version) + ", found by " + lib_.st.found_by + ")");
   }
 
   error_code failure_code() const {
@@ -423,15 +444,15 @@ class loader {
   // After the last listed attempt of each list, one attempt that sums up the entries not listed.
   void summarise_long_lists() {
     std::vector<attempt>& attempts = lib_.st.attempts;
-    for (const auto& [key, count] : list_outcomes_) {
-      if (count <= listed_per_outcome) continue;
+    for (const list_count& n : list_outcomes_) {
+      if (n.count <= listed_per_outcome) continue;
       std::size_t after = 0;
       for (std::size_t i = 0; i < attempts.size(); ++i) {
-        if (list_of(attempts[i].rule) == key.first) after = i + 1;
+        if (list_of_rule(attempts[i].rule) == n.list) after = i + 1;
       }
       attempts.insert(attempts.begin() + std::ptrdiff_t(after),
-                      {key.first + "[...]", "", key.second,
-                       std::to_string(count - listed_per_outcome) + " more entries of " + key.first +
+                      {n.list + "[...]", "", n.result,
+                       std::to_string(n.count - listed_per_outcome) + " more entries of " + n.list +
                            " with this outcome, not listed one by one"});
     }
   }
@@ -441,7 +462,7 @@ class loader {
     std::map<std::pair<std::string, outcome>, std::size_t> warned;
     for (const attempt& a : lib_.st.attempts) {
       if (a.result != outcome::skipped_relative && a.result != outcome::skipped_empty) continue;
-      std::string list = list_of(a.rule).empty() ? a.rule : list_of(a.rule);
+      std::string list(list_of_rule(a.rule).empty() ? a.rule : list_of_rule(a.rule));
       if (a.path.empty() && a.rule == list + "[...]") continue;  // a summary, warned about below
       if (++warned[{list, a.result}] > warned_per_kind) continue;
       lib_.st.problems.push_back({error_code::ok, false,
@@ -451,22 +472,26 @@ class loader {
                                       ", which cushim skipped",
                                   "", a.detail, "use absolute folders only in " + list});
     }
-    for (const auto& [key, count] : list_outcomes_) {
-      if ((key.second != outcome::skipped_empty && key.second != outcome::skipped_relative) || count <= warned_per_kind)
+    for (const list_count& n : list_outcomes_) {
+      if ((n.result != outcome::skipped_empty && n.result != outcome::skipped_relative) || n.count <= warned_per_kind)
         continue;
-      bool empty = key.second == outcome::skipped_empty;
+      bool empty = n.result == outcome::skipped_empty;
       lib_.st.problems.push_back({error_code::ok, false,
-                                  key.first + " has " + std::to_string(count - warned_per_kind) + " more " +
+                                  n.list + " has " + std::to_string(n.count - warned_per_kind) + " more " +
                                       (empty ? "empty" : "relative") + " entries, which cushim skipped",
                                   "",
                                   empty ? "an empty entry means the current folder to the system loader; never searched"
                                         : "relative entries depend on the current folder; never searched",
-                                  "use absolute folders only in " + key.first});
+                                  "use absolute folders only in " + n.list});
     }
   }
 
   void finish() {
     status& st = lib_.st;
+    // Summaries and warnings in the order of the list's name, then the outcome's.
+    std::sort(list_outcomes_.begin(), list_outcomes_.end(), [](const list_count& a, const list_count& b) {
+      return a.list != b.list ? a.list < b.list : a.result < b.result;
+    });
     summarise_long_lists();
     warn_skipped_entries();
     for (const attempt& a : st.attempts) {
@@ -481,7 +506,7 @@ class loader {
         st.code != error_code::already_loaded_mismatch) {
       st.problems.push_back(unavailable_problem(st.code));
     }
-    if (st.code != error_code::ok) log("unavailable: " + std::string(to_string(st.code)));
+    if (st.code != error_code::ok && logging()) log("unavailable: " + std::string(to_string(st.code)));
   }
 
   problem unavailable_problem(error_code code) const {
@@ -527,7 +552,13 @@ class loader {
   std::size_t places_ = 0;
   int child_fd_ = -1;         // in a probe_in_child child: its pipe to the parent
   long refused_version_ = 0;  // the version the last candidate reported
-  std::map<std::pair<std::string, outcome>, std::size_t> list_outcomes_;
+  struct list_count {
+    std::string list;
+    outcome result;
+    std::size_t count;
+  };
+  std::vector<list_count> list_outcomes_;
+  std::size_t last_count_ = 0;  // list_outcomes_ index count_of found last
   bool mismatch_seen_ = false;
   bool part_failure_ = false;
   std::string version_source_;
@@ -545,19 +576,19 @@ inline void list_other_copies(library_state& lib) {
   seen.first_time(platform::identity_of(lib.st.path), lib.st.path);
   std::unordered_set<std::string> folders;
   const std::vector<std::string> other_majors = other_major_files(d);
-  auto note = [&](const std::string& rule, const std::string& path, outcome kind, const std::string& detail) {
+  auto note = [&](const candidate& c, const std::string& path, outcome kind, const std::string& detail) {
     platform::file_check fc = platform::check_file(path);
     if (fc.state != platform::file_state::regular || !seen.first_time(fc.identity, path)) return;
-    lib.st.other_copies.push_back({rule, path, kind, detail});
+    lib.st.other_copies.push_back({rule_of(c), path, kind, detail});
   };
   for (std::size_t i = lib.first_unused; i < lib.searched.size(); ++i) {
     const candidate& c = lib.searched[i];
-    if (c.kind == entry_kind::absolute) note(c.rule, c.path, outcome::shadowed, "not loaded: an earlier candidate won");
+    if (c.kind == entry_kind::absolute) note(c, c.path, outcome::shadowed, "not loaded: an earlier candidate won");
   }
   for (const candidate& c : lib.searched) {
     if (c.kind != entry_kind::absolute || !folders.insert(parent_dir(c.path)).second) continue;
     for (const std::string& other : other_majors) {
-      note(c.rule, join_path(parent_dir(c.path), other), outcome::other_major,
+      note(c, join_path(parent_dir(c.path), other), outcome::other_major,
            std::string("another major version; this program needs ") + compiled_file_name(d));
     }
   }

@@ -27,42 +27,59 @@ inline entry_kind kind_of_entry(std::string_view text) {
   return text.empty() ? entry_kind::empty : is_absolute_path(text) ? entry_kind::absolute : entry_kind::relative;
 }
 
-// Splits on the platform's list separator. Empty and relative entries are kept, marked, so the
-// caller can report them: the system loader reads them as the current directory.
-inline std::vector<path_entry> split_path_list(std::string_view value) {
-  std::vector<path_entry> entries;
+// Calls visit(text, kind) for each entry of a list split on the platform's list separator, the
+// text a view into `value`. Empty and relative entries are kept, marked, so the caller can report
+// them: the system loader reads them as the current directory.
+template <class Visit>
+void for_each_path_entry(std::string_view value, Visit visit) {
   std::size_t start = 0;
   while (start <= value.size()) {
     std::size_t end = value.find(platform::list_separator, start);
     if (end == std::string_view::npos) end = value.size();
-    std::string text(value.substr(start, end - start));
+    std::string_view text = value.substr(start, end - start);
     if (platform::quoted_list_entries && text.size() >= 2 && text.front() == '"' && text.back() == '"') {
       text = text.substr(1, text.size() - 2);
     }
-    entry_kind kind = kind_of_entry(text);
-    entries.push_back({std::move(text), kind});
+    visit(text, kind_of_entry(text));
     start = end + 1;
   }
+}
+
+inline std::vector<path_entry> split_path_list(std::string_view value) {
+  std::vector<path_entry> entries;
+  for_each_path_entry(value, [&](std::string_view text, entry_kind kind) {
+    entries.push_back({std::string(text), kind});
+  });
   return entries;
 }
 
 inline std::string join_path(std::string_view dir, std::string_view name) {
-  std::string out(dir);
-  while (out.size() > 1 && (out.back() == '/' || out.back() == '\\')) out.pop_back();
+  while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
+  std::string out;
+  out.reserve(dir.size() + 1 + name.size());  // one allocation
+  out += dir;
   if (!out.empty() && out.back() != '/' && out.back() != '\\') out += platform::folder_separator;
   out += name;
   return out;
 }
 
+// The last '/' or '\\', or npos. A plain loop: find_last_of searches its set once per character.
+inline std::size_t last_separator(std::string_view path) {
+  for (std::size_t i = path.size(); i-- > 0;) {
+    if (path[i] == '/' || path[i] == '\\') return i;
+  }
+  return std::string_view::npos;
+}
+
 inline std::string parent_dir(std::string_view path) {
-  std::size_t slash = path.find_last_of("/\\");
+  std::size_t slash = last_separator(path);
   if (slash == std::string_view::npos) return {};
   if (slash == 0) return "/";
   return std::string(path.substr(0, slash));
 }
 
 inline std::string file_name_of(std::string_view path) {
-  std::size_t slash = path.find_last_of("/\\");
+  std::size_t slash = last_separator(path);
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 

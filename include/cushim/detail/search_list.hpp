@@ -3,8 +3,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -18,10 +21,28 @@ namespace detail {
 namespace {
 
 struct candidate {
-  std::string rule;  // which rule produced it, e.g. "CUDNN_PATH/lib64"
+  std::string rule;  // which rule produced it, e.g. "CUDNN_PATH/lib64"; empty for a list entry
   std::string path;  // the file to try, or the raw entry when kind is not absolute
   entry_kind kind;
+  // An entry of a search list is named by the list and its index ("CUSHIM_SEARCH_PATH[12]",
+  // rule_of), so a list of 10,000 entries builds no rule text until one is reported.
+  const char* list = nullptr;  // a string literal
+  std::size_t entry = 0;
 };
+
+// The rule as reports show it: "CUDNN_PATH/lib64", "CUSHIM_SEARCH_PATH[12]".
+inline std::string rule_of(const candidate& c) {
+  return c.list ? c.list + ("[" + std::to_string(c.entry) + "]") : c.rule;
+}
+
+// "CUSHIM_SEARCH_PATH" for "CUSHIM_SEARCH_PATH[12]"; empty for a rule that is not a list entry.
+inline std::string_view list_of_rule(std::string_view rule) {
+  std::size_t bracket = rule.find('[');
+  return bracket == std::string_view::npos || rule.back() != ']' ? std::string_view() : rule.substr(0, bracket);
+}
+
+// The search list a candidate is an entry of, or empty.
+inline std::string_view list_of(const candidate& c) { return c.list ? std::string_view(c.list) : list_of_rule(c.rule); }
 
 class candidate_list {
  public:
@@ -36,10 +57,18 @@ class candidate_list {
     items_.push_back({std::move(rule), std::move(path), entry_kind::absolute});
   }
 
-  void add_list(const std::string& rule, const char* value) {
+  // Entry `index` of the search list `list` (a string literal).
+  void add_list_entry(const char* list, std::size_t index, std::string_view dir, entry_kind kind) {
+    std::string path = kind == entry_kind::absolute ? join_path(dir, file_name_) : std::string(dir);
+    items_.push_back({{}, std::move(path), kind, list, index});
+  }
+
+  void add_list(const char* list, const char* value) {
     if (!value) return;
+    std::string_view text(value);
+    items_.reserve(items_.size() + 1 + std::size_t(std::count(text.begin(), text.end(), platform::list_separator)));
     std::size_t i = 0;
-    for (const path_entry& e : split_path_list(value)) add_dir(rule + "[" + std::to_string(i++) + "]", e.text);
+    for_each_path_entry(text, [&](std::string_view dir, entry_kind kind) { add_list_entry(list, i++, dir, kind); });
   }
 
   // The bare name, for the system's default DLL folders.
@@ -56,8 +85,8 @@ class candidate_list {
 // newest (highest number) first.
 inline std::vector<std::string> versioned_children(const std::string& folder, const std::string& prefix) {
   std::vector<std::pair<int, std::string>> found;
-  for (const std::string& name : platform::list_folder(folder)) {
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+  for (const std::string& name : platform::list_folder(folder, prefix)) {
+    if (name.size() <= prefix.size()) continue;
     const char* number = name.c_str() + prefix.size();
     if (*number < '0' || *number > '9') continue;
     found.emplace_back(std::atoi(number), name);
@@ -69,17 +98,28 @@ inline std::vector<std::string> versioned_children(const std::string& folder, co
 }
 
 // Files already seen in one search: by identity (links followed) where the file exists, else by
-// path. A hash set, so a search stays linear in the number of candidates, whatever their count.
+// path. Hash sets, so a search stays linear in the number of candidates, whatever their count.
 class seen_files {
  public:
   // True the first time a file is offered.
   bool first_time(const platform::file_identity& id, const std::string& path) {
-    return seen_.insert(id.known() ? std::to_string(id.device) + ":" + std::to_string(id.inode) : "path:" + path)
-        .second;
+    return id.known() ? first_identity(id) : first_text(path);
   }
 
+  // True the first time this text is offered: a path met again is the same file again, known
+  // before any system call (a search list that repeats one folder thousands of times).
+  bool first_text(const std::string& path) { return texts_.insert(path).second; }
+
+  bool first_identity(const platform::file_identity& id) { return identities_.insert({id.device, id.inode}).second; }
+
  private:
-  std::unordered_set<std::string> seen_;
+  struct identity_hash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& id) const {
+      return std::hash<std::uint64_t>()(id.second * 0x9e3779b97f4a7c15ull ^ id.first);
+    }
+  };
+  std::unordered_set<std::string> texts_;
+  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, identity_hash> identities_;
 };
 
 struct search_inputs {
@@ -96,7 +136,8 @@ struct search_inputs {
 // executable's folder and that of the module holding cushim.
 inline void add_leading_rules(candidate_list& list, const search_inputs& in) {
   std::size_t i = 0;
-  for (const std::string& dir : *in.search_dirs) list.add_dir("options.search_dirs[" + std::to_string(i++) + "]", dir);
+  for (const std::string& dir : *in.search_dirs)
+    list.add_list_entry("options.search_dirs", i++, dir, kind_of_entry(dir));
   list.add_list("CUSHIM_SEARCH_PATH", in.variable("CUSHIM_SEARCH_PATH"));
   std::string exe_dir = parent_dir(in.executable_path);
   if (!exe_dir.empty()) list.add_dir("executable's folder", exe_dir);

@@ -91,7 +91,7 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
 inline std::vector<sublibrary_spec> sublibraries_beside(const std::string& main_path, int major,
                                                         const std::vector<sublibrary_spec>& known) {
   std::vector<sublibrary_spec> found;
-  std::vector<std::string> files = platform::list_folder(parent_dir(main_path));
+  std::vector<std::string> files = platform::list_folder(parent_dir(main_path), sublibrary_file_prefix());
   std::sort(files.begin(), files.end());
   for (const std::string& file : files) {
     std::string name = sublibrary_name_of(file, major);

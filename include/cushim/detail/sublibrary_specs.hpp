@@ -65,9 +65,12 @@ inline std::string sublibrary_file_name(const std::string& name, int major) {
   return "libcudnn_" + name + ".so." + std::to_string(major);
 }
 
+// What every sub-library's file name starts with.
+inline const char* sublibrary_file_prefix() { return platform::windows_names ? "cudnn_" : "libcudnn_"; }
+
 // "cnn" for libcudnn_cnn.so.9 (cudnn_cnn64_9.dll); empty for any other file name.
 inline std::string sublibrary_name_of(const std::string& file, int major) {
-  const std::string prefix = platform::windows_names ? "cudnn_" : "libcudnn_";
+  const std::string prefix = sublibrary_file_prefix();
   const std::string suffix =
       platform::windows_names ? "64_" + std::to_string(major) + ".dll" : ".so." + std::to_string(major);
   if (file.size() <= prefix.size() + suffix.size() || file.compare(0, prefix.size(), prefix) != 0 ||

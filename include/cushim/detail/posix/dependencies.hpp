@@ -22,22 +22,26 @@ namespace detail {
 namespace {
 namespace platform {
 
-// The folders glibc's loader searches after LD_LIBRARY_PATH and the cache.
-inline std::vector<std::string> system_library_dirs() {
+// The folders glibc's loader searches after LD_LIBRARY_PATH and the cache; made once (never
+// destroyed: a search may run at exit).
+inline const std::vector<std::string>& system_library_dirs() {
+  static const std::vector<std::string>* dirs = [] {
 #if defined(__x86_64__)
-  const char* triplet = "x86_64-linux-gnu";
+    const char* triplet = "x86_64-linux-gnu";
 #elif defined(__aarch64__)
-  const char* triplet = "aarch64-linux-gnu";
+    const char* triplet = "aarch64-linux-gnu";
 #else
-  const char* triplet = nullptr;
+    const char* triplet = nullptr;
 #endif
-  std::vector<std::string> dirs;
-  if (triplet) {
-    dirs.push_back(std::string("/lib/") + triplet);
-    dirs.push_back(std::string("/usr/lib/") + triplet);
-  }
-  for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) dirs.emplace_back(d);
-  return dirs;
+    auto* made = new std::vector<std::string>;
+    if (triplet) {
+      made->push_back(std::string("/lib/") + triplet);
+      made->push_back(std::string("/usr/lib/") + triplet);
+    }
+    for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) made->emplace_back(d);
+    return made;
+  }();
+  return *dirs;
 }
 
 // $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
@@ -191,24 +195,32 @@ class dependency_resolver {
     return ends ? verdict::ends_search : verdict::passed_over;
   }
 
-  // A library already in the process under this soname, asked once per name.
+  // A library already in the process under this file name or soname (loaded_copy_path's answer),
+  // from one list of the process's libraries taken when the resolver first asks.
   std::string loaded_copy(const std::string& name) const {
-    auto known = loaded_.find(name);
-    if (known != loaded_.end()) return known->second;
-    return loaded_[name] = loaded_copy_path(name);
+    for (const loaded_object& o : loaded()) {
+      if (std::string_view(o.path).substr(last_separator(o.path) + 1) == name || o.soname == name) return o.path;
+    }
+    return {};
   }
 
   bool is_loaded(const std::string& path) const {
-    for (const auto& entry : loaded_) {
-      if (entry.second == path) return true;
+    for (const loaded_object& o : loaded()) {
+      if (o.path == path) return true;
     }
     return false;
+  }
+
+  const std::vector<loaded_object>& loaded() const {
+    if (!loaded_listed_) loaded_ = loaded_objects(), loaded_listed_ = true;
+    return loaded_;
   }
 
   std::string_view cache_;  // the system's, mapped for the life of the process, or the caller's
   std::vector<std::string> library_path_;
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
-  mutable std::map<std::string, std::string> loaded_;
+  mutable std::vector<loaded_object> loaded_;
+  mutable bool loaded_listed_ = false;
   mutable std::map<std::string, std::pair<outcome, std::string>> inspected_;  // path -> answer, why not
   mutable std::map<std::string, elf_info> requesters_;  // each requester's RPATH and RUNPATH, read once
 };

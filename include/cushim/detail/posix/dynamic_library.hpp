@@ -114,6 +114,29 @@ inline std::string loaded_copy_path(const std::string& name) {
   return m.path;
 }
 
+// A library in the process: its path and soname (empty when it has none).
+struct loaded_object {
+  std::string path;
+  std::string soname;
+};
+
+// Every library in the process loaded from an absolute path, in the loader's order: one walk of
+// its list for a resolver that asks about many names.
+inline std::vector<loaded_object> loaded_objects() {
+  std::vector<loaded_object> objects;
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        const char* path = info->dlpi_name;
+        if (!path || path[0] != '/') return 0;  // the program itself, the vDSO
+        const char* soname = loaded_soname(*info);
+        static_cast<std::vector<loaded_object>*>(data)->push_back({path, soname ? soname : ""});
+        return 0;
+      },
+      &objects);
+  return objects;
+}
+
 // The system loader itself: the default backend. With CUSHIM_USE_BOOST_DLL, boost_dll_backend.hpp
 // loads and unloads through Boost.DLL instead, and keeps these for the references find_loaded takes.
 namespace native {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../byte_source.hpp"
@@ -22,15 +23,18 @@ namespace {
 namespace platform {
 
 // stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
-// opened, so a FIFO or device named like the library cannot block or be read.
-inline file_check check_file(const std::string& path) {
+// opened, so a FIFO or device named like the library cannot block or be read. `folder_seen`: the
+// caller found the folder, so a missing file needs no second look at it.
+inline file_check check_file(const std::string& path, bool folder_seen = false) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
       std::string dir = path.substr(0, path.find_last_of('/'));
       struct stat dst;
-      if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0) return {file_state::folder_absent, "folder does not exist", {}};
+      if (!folder_seen && !dir.empty() && ::stat(dir.c_str(), &dst) != 0) {
+        return {file_state::folder_absent, "folder does not exist", {}};
+      }
       return {file_state::absent, "no such file", {}};
     }
     if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop", {}};
@@ -40,6 +44,17 @@ inline file_check check_file(const std::string& path) {
   if (!S_ISREG(st.st_mode)) return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}};
   if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno), {}};
   return {file_state::regular, {}, {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)}};
+}
+
+// check_file for an entry of a search list, whose folder is often absent: the folder is looked at
+// first, so an absent one costs one system call instead of two. The answers are check_file's.
+inline file_check check_file_in_listed_folder(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos || slash == 0) return check_file(path);
+  struct stat st;
+  if (::stat(path.substr(0, slash).c_str(), &st) == 0) return check_file(path, true);
+  if (errno == ENOENT || errno == ENOTDIR) return {file_state::folder_absent, "folder does not exist", {}};
+  return check_file(path);
 }
 
 // The identity of whatever the path names (file or folder); unknown when it names nothing.
@@ -122,12 +137,31 @@ inline std::string canonical_path(const std::string& path) {
   return out;
 }
 
-inline std::vector<std::string> list_folder(const std::string& path) {
+// The path with its last component's links followed, the folders' left as they are: its file
+// name is the real file's, as canonical_path's is, for one readlink per link instead of realpath's
+// look at every component. The path itself when it names nothing (as canonical_path).
+inline std::string final_link_target(const std::string& path) {
+  std::string current = path;
+  for (int links = 0; links < 40; ++links) {  // glibc's limit on links in one lookup
+    char target[4096];
+    ssize_t n = ::readlink(current.c_str(), target, sizeof target);
+    if (n < 0) return errno == EINVAL ? current : path;  // EINVAL: not a link, the file itself
+    if (std::size_t(n) == sizeof target) return path;
+    std::string_view to(target, std::size_t(n));
+    current = to.front() == '/' ? std::string(to) : current.substr(0, current.rfind('/') + 1).append(to);
+  }
+  return path;
+}
+
+// The names in a folder that start with `prefix` (all but the hidden ones when it is empty); the
+// others are never copied, since a system folder holds hundreds.
+inline std::vector<std::string> list_folder(const std::string& path, std::string_view prefix = {}) {
   std::vector<std::string> names;
   DIR* dir = ::opendir(path.c_str());
   if (!dir) return names;
   while (dirent* e = ::readdir(dir)) {
-    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+    std::string_view name(e->d_name);
+    if (name[0] != '.' && name.compare(0, prefix.size(), prefix) == 0) names.emplace_back(name);
   }
   ::closedir(dir);
   return names;

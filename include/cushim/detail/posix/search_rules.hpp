@@ -41,10 +41,9 @@ inline void add_wheels(candidate_list& list, const std::string& where, const std
 
 // <lib>/python3*/<kind> for each kind (site-packages, dist-packages), in name order.
 inline std::vector<std::string> site_packages_in(const std::string& lib, std::initializer_list<const char*> kinds) {
-  std::vector<std::string> pythons = list_folder(lib), found;
+  std::vector<std::string> pythons = list_folder(lib, "python3"), found;
   std::sort(pythons.begin(), pythons.end());
   for (const std::string& py : pythons) {
-    if (py.compare(0, 7, "python3") != 0) continue;
     for (const char* kind : kinds) {
       std::string dir = join_path(join_path(lib, py), kind);
       if (is_folder(dir)) found.push_back(dir);

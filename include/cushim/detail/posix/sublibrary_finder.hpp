@@ -33,7 +33,7 @@ class sublibrary_finder {
   // With a chosen view of the system, for tests.
   sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
       : main_path_(main_path),
-        main_version_(cudnn_version_from_file_name(canonical_path(main_path))),
+        main_version_(cudnn_version_from_file_name(final_link_target(main_path))),
         resolver_(std::move(resolver)) {}
 
   // The copy cuDNN's own load of `file_name` would get, or empty. `searched` says where it looked
@@ -60,7 +60,7 @@ class sublibrary_finder {
   // The version in the real file's name, else the exported version word, read from the file:
   // nothing is run.
   long version_of(const std::string& path, const sublibrary_spec& spec) const {
-    if (long v = cudnn_version_from_file_name(canonical_path(path))) return v;
+    if (long v = cudnn_version_from_file_name(final_link_target(path))) return v;
     std::uint32_t packed = 0;
     file_source file(path);
     if (!spec.version_symbol || !read_elf_symbol_bytes(file, spec.version_symbol, &packed, sizeof packed)) return 0;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../byte_source.hpp"
@@ -59,6 +60,9 @@ inline file_check check_file(const std::string& path) {
   }
   return {file_state::regular, {}, identity};
 }
+
+// check_file answers an absent folder in one call here (ERROR_PATH_NOT_FOUND).
+inline file_check check_file_in_listed_folder(const std::string& path) { return check_file(path); }
 
 // The identity of whatever the path names (file or folder); unknown when it names nothing.
 inline file_identity identity_of(const std::string& path) {
@@ -143,14 +147,17 @@ inline std::string canonical_path(const std::string& path) {
   return n > 0 && n < capacity ? narrow(buffer.data(), n) : path;
 }
 
-inline std::vector<std::string> list_folder(const std::string& path) {
+// The names in a folder that start with `prefix` (all but the hidden ones when it is empty).
+inline std::vector<std::string> list_folder(const std::string& path, std::string_view prefix = {}) {
   std::vector<std::string> names;
   WIN32_FIND_DATAW found;
   HANDLE h =
       ::FindFirstFileExW(widen(path + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch, nullptr, 0);
   if (h == INVALID_HANDLE_VALUE) return names;
   do {
-    if (found.cFileName[0] != L'.') names.push_back(narrow(found.cFileName, std::wcslen(found.cFileName)));
+    if (found.cFileName[0] == L'.') continue;
+    std::string name = narrow(found.cFileName, std::wcslen(found.cFileName));
+    if (name.compare(0, prefix.size(), prefix) == 0) names.push_back(std::move(name));
   } while (::FindNextFileW(h, &found));
   ::FindClose(h);
   return names;
