@@ -13,6 +13,7 @@
 
 #include "../platform_types.hpp"
 #include "../probe_request.hpp"
+#include "paths.hpp"
 #include "unicode.hpp"
 
 namespace cushim {
@@ -39,9 +40,10 @@ inline std::string exception_name(DWORD code) {
   return name ? std::string(name) + " (" + hex + ")" : std::string("exception ") + hex;
 }
 
-// A process that an exception ended exits with its code: an NTSTATUS error, or the breakpoint's.
+// A process that an exception ended exits with its code: an NTSTATUS error (0xCnnnnnnn, which
+// exit(-1)'s 0xFFFFFFFF is not), or the breakpoint's.
 inline bool is_exception_code(DWORD code) {
-  return (code & 0xC0000000u) == 0xC0000000u || code == EXCEPTION_BREAKPOINT;
+  return (code & 0xF0000000u) == 0xC0000000u || code == EXCEPTION_BREAKPOINT;
 }
 
 // In a probe child: an unhandled exception ends the process at once with the exception's code,
@@ -98,12 +100,16 @@ inline void read_available(HANDLE pipe, std::string& output) {
 // for it to end, and kills it when `timeout_ms` passes.
 inline child_run run_in_child(const probe_request& request, const std::string& program, int timeout_ms) {
   child_run run;
-  if (program.empty() || serving_a_probe_request()) {
-    run.why_no_child = program.empty() ? "Windows has no fork, and no probe_program (options.probe_program or "
-                                         "CUSHIM_PROBE_PROGRAM) names a program that serves its requests"
-                                       : "this process serves a probe request itself";
-    return run;
+  if (program.empty()) {
+    run.why_no_child =
+        "Windows has no fork, and no probe_program (options.probe_program or CUSHIM_PROBE_PROGRAM) "
+        "names a program that serves its requests";
+  } else if (!is_absolute_path(program)) {  // CreateProcessW would search the current folder and PATH for it
+    run.why_no_child = "probe_program " + program + " is not an absolute path";
+  } else if (serving_a_probe_request()) {
+    run.why_no_child = "this process serves a probe request itself";
   }
+  if (!run.why_no_child.empty()) return run;
   SECURITY_ATTRIBUTES not_inherited{sizeof(SECURITY_ATTRIBUTES), nullptr, FALSE};
   HANDLE read_end = nullptr, write_end = nullptr;
   if (!::CreatePipe(&read_end, &write_end, &not_inherited, 0)) {
