@@ -17,8 +17,9 @@ struct probe_request {
 // The first argument of a probe program's command line that makes it serve a request.
 constexpr const char* probe_request_argument = "--cushim-probe-child";
 
-// The child's work (child_work.hpp): loads the file and takes the checks this process would take,
-// naming each step on fd before it takes it.
+// The child's work: loads the file and takes the checks this process would take, naming each step
+// on fd before it takes it. Declared here for the loader and the driver probe, whose work it is;
+// defined in child_work.hpp, after them, which implementation.hpp includes.
 inline void run_child_request(const probe_request& request, int fd);
 
 }  // namespace
