@@ -96,8 +96,9 @@ inline void read_available(HANDLE pipe, std::string& output) {
 }
 
 // Starts `program` with the request ("program" --cushim-probe-child what "path"), its stdout and
-// stderr the write end of a pipe, the only handle it is given. Reads what it writes while waiting
-// for it to end, and kills it when `timeout_ms` passes.
+// stderr the write end of a pipe, the one handle cushim makes inheritable (others the host made
+// inheritable go along, as with any CreateProcessW that inherits). Reads what the child writes
+// while waiting for it to end, and kills it when `timeout_ms` passes.
 inline child_run run_in_child(const probe_request& request, const std::string& program, int timeout_ms) {
   child_run run;
   if (program.empty()) {
