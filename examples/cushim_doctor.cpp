@@ -23,6 +23,7 @@
 #include <string>
 
 #include "doctor/json_report.hpp"
+#include "doctor/own_program.hpp"
 #include "doctor/record.hpp"
 #include "doctor/text_report.hpp"
 
@@ -74,6 +75,7 @@ bool parse_arguments(int argc, char** argv, arguments& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  cushim::serve_probe_request(argc, argv);  // a probe child of another doctor (Windows) ends here
   arguments args;
   if (!parse_arguments(argc, argv, args)) {
     std::fputs(usage, stderr);
@@ -84,6 +86,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   args.options.probe_in_child = true;  // a candidate that crashes or hangs must not take the doctor down
+#ifdef _WIN32
+  args.options.probe_program = doctor::own_program();  // Linux forks
+#endif
   cushim::configure(args.options);
   doctor::findings found = doctor::examine();
   std::string report = args.json ? doctor::json_report(found) : doctor::text_report(found);

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <sys/utsname.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -450,6 +451,28 @@ TEST_CASE("a candidate that crashes, hangs or exits does not take the doctor dow
     CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
     if (!has_driver) CHECK(r.exit_code == 2);
   }
+}
+
+// What a probe program does with a request (Windows' probe_program; the same code as the fork
+// child's): the steps on stdout, and the crash's own signal.
+TEST_CASE("the doctor serves a probe request: its steps on stdout, then it ends as the candidate makes it") {
+  const std::string crashing = std::string(CUSHIM_FIXTURE_DIR) + "/crashing_segv/" + cudnn_file;
+  process_spec spec;  // not run(), which requires a normal exit
+  spec.program = doctor;
+  spec.args = {"--cushim-probe-child", "cudnn", crashing};
+  spec.env = clean_environment();
+  process_result crashed = run_process(spec);
+  CHECK(crashed.out == "step while loading\nstep while cushim checked it\nstep in cudnnGetVersion\n");
+  CHECK(crashed.term_signal == SIGSEGV);
+  const std::string exiting = std::string(CUSHIM_FIXTURE_DIR) + "/crashing_constructor_exit/" + cudnn_file;
+  process_result exited = run(doctor, {"--cushim-probe-child", "cudnn", exiting}, clean_environment());
+  CHECK(exited.out == "step while loading\n");
+  CHECK(exited.exit_code == 3);
+  process_result good =
+      run(doctor, {"--cushim-probe-child", "cudnn", ldconfig_path_of(cudnn_file)}, clean_environment());
+  CHECK(good.out == "step while loading\nstep while cushim checked it\nstep in cudnnGetVersion\nstep done\n");
+  CHECK(good.exit_code == 0);
+  CHECK(good.err == "");
 }
 
 #ifdef CUSHIM_KERNEL_SAXPY

@@ -114,9 +114,13 @@ struct options {
   bool trusted_dirs_only = false;  // refuse files other users could have put there (also CUSHIM_TRUSTED_DIRS_ONLY=1)
   bool fail_fast = false;  // a call that cannot reach its library prints explain() and aborts (CUSHIM_FAIL_FAST=1)
   // Load and check each candidate in a child process first, and load here only a copy that
-  // passed there (also CUSHIM_PROBE_IN_CHILD=1). Linux; Windows loads in this process.
+  // passed there (also CUSHIM_PROBE_IN_CHILD=1). Linux: a fork; Windows: probe_program.
   bool probe_in_child = false;
   int probe_timeout_ms = 10000;  // a child that takes longer is killed (also CUSHIM_PROBE_TIMEOUT_MS)
+  // Windows: the program (UTF-8 path) probe_in_child starts per candidate; it must call
+  // serve_probe_request first in main (also CUSHIM_PROBE_PROGRAM). Without one, candidates are
+  // loaded in this process. Linux forks and does not use it.
+  std::string probe_program;
   version_policy policy = version_policy::same_major_newer_minor;
   log_function log = nullptr;
   void* log_context = nullptr;
@@ -138,6 +142,10 @@ std::string explain_json();
 
 // The stable name of a candidate's outcome, as used in explain_json().
 const char* to_string(outcome result);
+
+// For probe_in_child's probe_program: call first in main. When the command line is a probe request,
+// serves it and ends the process; otherwise returns at once.
+void serve_probe_request(int argc, char** argv);
 
 }  // namespace cushim
 

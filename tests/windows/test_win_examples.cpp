@@ -1,6 +1,7 @@
 // cushim-doctor and the GPU examples on Windows: what they print and how they exit with the
 // fixture cuDNN 9 and CUDA runtime (and, for what the build opts the doctor into, the recording
-// cuBLAS, cuBLASLt and NVRTC), with a broken sub-library, and with cuDNN or NVRTC missing.
+// cuBLAS, cuBLASLt and NVRTC), with a broken sub-library, with cuDNN or NVRTC missing, and with a
+// cuDNN that crashes, which probe_in_child runs in the doctor as its probe program.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
@@ -15,6 +16,7 @@
 #include "support/win_probe.hpp"
 
 using win_test::probe_output;
+using win_test::run_probe;
 using win_test::run_program;
 using win_test::temp_dir;
 
@@ -37,6 +39,32 @@ std::map<std::string, std::string> fixtures_env() {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// A string as the JSON writer writes it: only its backslashes need escaping here.
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return out + "\"";
+}
+
+// The copies that crash (tests/fixtures/crashing_library.c) and what probe_in_child says of them,
+// with the default time limit: under Wine on a busy machine a child that passes takes seconds.
+const std::vector<std::pair<std::string, std::string>> crashing_copies = {
+    {"crashing_segv", "crashed with EXCEPTION_ACCESS_VIOLATION (0xC0000005) in cudnnGetVersion"},
+    {"crashing_abort", "ended the process (exit status 3) in cudnnGetVersion"},
+    {"crashing_loop", "did not finish in 10000 ms in cudnnGetVersion"},
+    {"crashing_constructor_exit", "ended the process (exit status 3) while loading"}};
+
+// A crashing cudnn64_<major>.dll with the good sub-libraries beside it (cushim refuses a cuDNN
+// without its root sub-library before calling it), in a folder whose name has a space and
+// non-ASCII letters; returns the DLL's path.
+std::string crashing_cudnn(const temp_dir& tree, const std::string& folder) {
+  std::string dll = tree.copy_cudnn("probe café 用户\\" + folder);
+  tree.copy(win_test::fixture(folder, cudnn), "probe café 用户\\" + folder + "\\" + cudnn);
+  return dll;
+}
+
+const std::string in_child = ", in a child process (probe_in_child); never loaded in this one";
+
 }  // namespace
 
 TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub-libraries and import tables") {
@@ -46,9 +74,10 @@ TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub
   std::string dir = fixture_dir("cudnn_good");
   CHECK(contains(r.text, "cuDNN: OK, 9.19.0 (compiled with 9.19.0) from " + dir + "\\" + cudnn + "\n"));
   CHECK(contains(r.text, "    cudnn_graph64_9.dll: OK (required), 9.19.0, " + dir + "\\cudnn_graph64_9.dll"));
-  CHECK(contains(r.text, "Dependencies of the libraries in use (import tables), resolved as the system loader would:\n"
-                         "  " CUSHIM_CUDART_FILE " needs KERNEL32.dll msvcrt.dll: all found\n  " +
-                             cudnn + " needs KERNEL32.dll msvcrt.dll: all found\n"));
+  CHECK(contains(r.text,
+                 "Dependencies of the libraries in use (import tables), resolved as the system loader would:\n"
+                 "  " CUSHIM_CUDART_FILE " needs KERNEL32.dll msvcrt.dll: all found\n  " +
+                     cudnn + " needs KERNEL32.dll msvcrt.dll: all found\n"));
   CHECK(contains(r.text,
                  "  cudnn_cnn64_9.dll needs KERNEL32.dll msvcrt.dll cudnn_graph64_9.dll cudnn_ops64_9.dll: "
                  "all found\n"));
@@ -150,3 +179,64 @@ TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
   CHECK(contains(r.text, "NVRTC: UNAVAILABLE (override_failed)"));
 }
 #endif
+
+TEST_CASE(
+    "a cuDNN that crashes, aborts, hangs or exits does not take the doctor down: named, --json whole, the next used") {
+  temp_dir tree;
+  // The doctor serves its own probe requests: from a folder whose name has a space and non-ASCII letters.
+  const std::string doctor = tree.copy(CUSHIM_DOCTOR, "doctor café 用户\\cushim-doctor.exe");
+  const std::string good = fixture_dir("cudnn_good") + "\\" + cudnn;
+  for (const auto& [folder, how] : crashing_copies) {
+    CAPTURE(folder);
+    std::map<std::string, std::string> env = fixtures_env();
+    env.erase("CUSHIM_CUDNN_PATH");
+    const std::string crashing = crashing_cudnn(tree, folder);
+    env["CUSHIM_SEARCH_PATH"] = tree.path("probe café 用户\\" + folder) + ";" + fixture_dir("cudnn_good");
+    probe_output r = run_program(doctor, env, {"--json"});
+    INFO(r.text);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.text, "\"attempts\":[{\"rule\":\"CUSHIM_SEARCH_PATH[0]\",\"path\":" + json_string(crashing) +
+                               ",\"outcome\":\"crashed\",\"detail\":\"" + how + in_child +
+                               "\"},{\"rule\":\"CUSHIM_SEARCH_PATH[1]\",\"path\":" + json_string(good) +
+                               ",\"outcome\":\"loaded\",\"detail\":\"cuDNN 9.19.0\"}]"));
+    CHECK(r.text.rfind("{\"doctor_schema\":1,", 0) == 0);
+    CHECK(contains(r.text, ",\"verdict\":{\"exit_code\":2,\"name\":\"usable_with_warnings\","));
+    CHECK(r.text.substr(r.text.size() - 3) == "}}\n");
+  }
+}
+
+TEST_CASE(
+    "probe_in_child in a program: CUSHIM_PROBE_PROGRAM names the doctor; without one, or a relative one, a note") {
+  temp_dir tree;
+  const std::string crashing = crashing_cudnn(tree, "crashing_segv");
+  std::map<std::string, std::string> env = {
+      {"CUSHIM_SEARCH_PATH", tree.path("probe café 用户\\crashing_segv") + ";" + fixture_dir("cudnn_good")},
+      {"CUSHIM_CUDART_PATH", fixture_dir("cudart_good")},
+      {"CUSHIM_PROBE_IN_CHILD", "1"},
+      {"CUSHIM_PROBE_PROGRAM", CUSHIM_DOCTOR}};
+  probe_output out = run_probe(env);
+  INFO(out.text);
+  CHECK(out.all("cudnn.attempt") ==
+        std::vector<std::string>{
+            "CUSHIM_SEARCH_PATH[0]|" + crashing + "|crashed|" + crashing_copies[0].second + in_child,
+            "CUSHIM_SEARCH_PATH[1]|" + fixture_dir("cudnn_good") + "\\" + cudnn + "|loaded|cuDNN 9.19.0"});
+  CHECK_FALSE(contains(out.text, "NOTE: probe_in_child"));
+
+  env["CUSHIM_SEARCH_PATH"] = fixture_dir("cudnn_good");  // no program: the good copy, loaded in this process
+  env.erase("CUSHIM_PROBE_PROGRAM");
+  probe_output alone = run_probe(env);
+  INFO(alone.text);
+  CHECK(alone.get("cudnn.path") == fixture_dir("cudnn_good") + "\\" + cudnn);
+  CHECK(contains(alone.text,
+                 "\nNOTE: probe_in_child: Windows has no fork, and no probe_program (options.probe_program or "
+                 "CUSHIM_PROBE_PROGRAM) names a program that serves its requests; candidates are loaded in this "
+                 "process, as without it\n"));
+
+  env["CUSHIM_PROBE_PROGRAM"] = "cushim-doctor.exe";  // never looked for in the current folder or PATH
+  probe_output relative = run_probe(env);
+  INFO(relative.text);
+  CHECK(relative.get("cudnn.path") == fixture_dir("cudnn_good") + "\\" + cudnn);
+  CHECK(contains(relative.text,
+                 "\nNOTE: probe_in_child: probe_program cushim-doctor.exe is not an absolute path; candidates are "
+                 "loaded in this process, as without it\n"));
+}

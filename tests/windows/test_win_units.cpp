@@ -192,3 +192,12 @@ TEST_CASE("trusted_dirs_only: a file or folder other users may write is refused,
   REQUIRE(grant(readable, WinBuiltinUsersSid, GENERIC_READ | GENERIC_EXECUTE));  // reading is harmless
   CHECK(platform::trusted_location(readable, why));
 }
+
+TEST_CASE("probe_in_child names how a child ended: its exception code, or an exit status that is none") {
+  CHECK(platform::exception_name(0xC0000005) == "EXCEPTION_ACCESS_VIOLATION (0xC0000005)");
+  CHECK(platform::exception_name(0xC00000FD) == "EXCEPTION_STACK_OVERFLOW (0xC00000FD)");
+  CHECK(platform::exception_name(0xC0000409) == "STATUS_STACK_BUFFER_OVERRUN (0xC0000409)");
+  CHECK(platform::exception_name(0xC0000135) == "exception 0xC0000135");
+  for (unsigned long code : {0xC0000005ul, 0xC0000409ul, 0x80000003ul}) CHECK(platform::is_exception_code(code));
+  for (unsigned long code : {0ul, 3ul, 0xFFFFFFFFul, 0xE06D7363ul}) CHECK_FALSE(platform::is_exception_code(code));
+}

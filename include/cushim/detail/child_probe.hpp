@@ -1,13 +1,18 @@
 // probe_in_child: a candidate is loaded and called in a child process first, so that one that
 // crashes, ends the process or hangs does so there, and is named, instead of taking the program
-// (or cushim-doctor) down. The child names each step on its pipe before it takes it.
+// (or cushim-doctor) down. The child names each step on its pipe before it takes it. What it runs
+// is a probe_request (probe_request.hpp), in a fork on Linux and in options.probe_program on
+// Windows (child_process.hpp).
 #pragma once
 
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
 #include "os.hpp"
 #include "platform.hpp"
+#include "probe_request.hpp"
+#include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
 
 namespace cushim {
@@ -17,15 +22,23 @@ namespace {
 struct child_probe_settings {
   bool enabled;
   int timeout_ms;
+  std::string program;  // the program that serves requests (Windows); empty: none
 };
 
-// From the options, or CUSHIM_PROBE_IN_CHILD=1 and CUSHIM_PROBE_TIMEOUT_MS when the environment may be read.
+// From the options, or CUSHIM_PROBE_IN_CHILD=1, CUSHIM_PROBE_TIMEOUT_MS and CUSHIM_PROBE_PROGRAM
+// when the environment may be read.
 inline child_probe_settings child_probe_settings_of(const options& opts) {
   const char* on = opts.use_environment ? platform::get_environment("CUSHIM_PROBE_IN_CHILD") : nullptr;
   const char* ms = opts.use_environment ? platform::get_environment("CUSHIM_PROBE_TIMEOUT_MS") : nullptr;
+  const char* program = opts.use_environment ? platform::get_environment("CUSHIM_PROBE_PROGRAM") : nullptr;
   int from_env = ms ? std::atoi(ms) : 0;
   return {opts.probe_in_child || (on && std::string(on) == "1"),
-          from_env > 0 ? from_env : opts.probe_timeout_ms > 0 ? opts.probe_timeout_ms : 10000};
+          from_env > 0                ? from_env
+          : opts.probe_timeout_ms > 0 ? opts.probe_timeout_ms
+                                      : 10000,
+          !opts.probe_program.empty() ? opts.probe_program
+          : program                   ? program
+                                      : ""};
 }
 
 // In the child: the step it is about to take ("while loading", "in cudnnGetVersion").
@@ -35,12 +48,25 @@ inline void child_step(int fd, const std::string& where) { platform::write_line(
 // in which step: "crashed with SIGSEGV in cudnnGetVersion".
 inline std::string child_failure(const platform::child_run& run, int timeout_ms) {
   std::size_t at = run.output.rfind("step ");
-  std::string where = at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
+  std::string where =
+      at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
   if (where == "done" && run.exit_status == 0) return {};
-  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
-                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
-                                               : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
+  std::string how = run.timed_out ? "did not finish in " + std::to_string(timeout_ms) + " ms"
+                    : !run.signal_name.empty()
+                        ? "crashed with " + run.signal_name
+                        : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
   return how + " " + where + ", in a child process (probe_in_child); never loaded in this one";
+}
+
+// Empty when the request passed in a child, or when no child could be made: the candidate is then
+// loaded here, as without the option, and a note says so once.
+inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe) {
+  platform::child_run run = platform::run_in_child(request, probe.program, probe.timeout_ms);
+  static std::atomic<bool> noted{false};
+  if (!run.ran && !noted.exchange(true)) {
+    add_note("probe_in_child: " + run.why_no_child + "; candidates are loaded in this process, as without it");
+  }
+  return run.ran ? child_failure(run, probe.timeout_ms) : std::string();
 }
 
 }  // namespace

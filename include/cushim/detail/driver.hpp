@@ -40,20 +40,14 @@ inline int driver_cuda_version(platform::library_handle h) {
   return version;
 }
 
-// probe_in_child: the driver loaded and asked for its version in a child first; empty when it
-// passed there.
-inline std::string driver_failure_in_child(const std::string& path, int timeout_ms) {
-  platform::child_run run = platform::run_in_child(
-      timeout_ms,
-      [](int fd, void* p) {
-        child_step(fd, "while loading");
-        platform::load_result r = platform::load_library(*static_cast<const std::string*>(p));
-        child_step(fd, "in cuDriverGetVersion");
-        if (r.handle) driver_cuda_version(r.handle);
-        child_step(fd, "done");
-      },
-      const_cast<std::string*>(&path));
-  return run.ran ? child_failure(run, timeout_ms) : std::string();
+// In a probe child (child_work.hpp): the driver loaded and asked for its version, each step named
+// on fd first.
+inline void check_driver_in_child(const std::string& path, int fd) {
+  child_step(fd, "while loading");
+  platform::load_result r = platform::load_library(path);
+  child_step(fd, "in cuDriverGetVersion");
+  if (r.handle) driver_cuda_version(r.handle);
+  child_step(fd, "done");
 }
 
 // The CUDA toolkit's link-time stub of the driver answers every call with "stub library": never the
@@ -97,7 +91,7 @@ inline driver_status probe_driver() {
       d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_in_folder_detail()});
       continue;
     }
-    std::string failure = probe.enabled ? driver_failure_in_child(c.path, probe.timeout_ms) : std::string();
+    std::string failure = probe.enabled ? failure_in_child({"driver", c.path}, probe) : std::string();
     if (!failure.empty()) {
       d.attempts.push_back({rule_of(c), c.path, outcome::crashed, failure});
       continue;

@@ -6,6 +6,7 @@
 #include "../diagnostics.hpp"
 #include "api_tables.hpp"
 #include "checks.hpp"
+#include "child_work.hpp"
 #include "diagnostics_impl.hpp"
 #include "local_binding.hpp"
 #include "report_json.hpp"

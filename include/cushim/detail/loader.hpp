@@ -39,6 +39,17 @@ class loader {
     if (lib_.handle && lib_.st.code == error_code::ok) lib_.loaded.store(true, std::memory_order_release);
   }
 
+  // In a probe child (child_work.hpp): what try_candidate does from the load on, each step named
+  // on fd first.
+  void check_in_child(const std::string& path, int fd) {
+    child_fd_ = fd;
+    const candidate c{"probe_in_child", path, entry_kind::absolute};
+    stage("while loading");
+    platform::load_result r = platform::load_library(c.path);
+    if (r.handle) accept_loaded(r.handle, c, outcome::loaded);
+    stage("done");
+  }
+
  private:
   void search() {
     status& st = lib_.st;
@@ -239,31 +250,11 @@ class loader {
   }
 
   // probe_in_child: the candidate is loaded and checked in a child process first (child_probe.hpp).
-  bool passes_in_child(const candidate& c, int timeout_ms) {
-    struct work {
-      loader* self;
-      const candidate* c;
-    } w{this, &c};
-    platform::child_run run = platform::run_in_child(
-        timeout_ms,
-        [](int fd, void* p) {
-          work& w = *static_cast<work*>(p);
-          w.self->check_in_child(*w.c, fd);
-        },
-        &w);
-    std::string failure = run.ran ? child_failure(run, timeout_ms) : std::string();
+  bool passes_in_child(const candidate& c, const child_probe_settings& probe) {
+    std::string failure = failure_in_child({d_.key, c.path}, probe);
     if (failure.empty()) return true;  // passed, or no child could be made: loaded here, as without the option
     record(c, outcome::crashed, failure);
     return false;
-  }
-
-  // In the child: what try_candidate does from the load on, each step named first.
-  void check_in_child(const candidate& c, int fd) {
-    child_fd_ = fd;
-    stage("while loading");
-    platform::load_result r = platform::load_library(c.path);
-    if (r.handle) accept_loaded(r.handle, c, outcome::loaded);
-    stage("done");
   }
 
   void stage(const std::string& where) {
@@ -309,7 +300,7 @@ class loader {
       return false;
     }
     child_probe_settings probe = child_probe_settings_of(opts_);
-    if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe.timeout_ms)) return false;
+    if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe)) return false;
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
       explain_load_failure(c, r.error);

@@ -36,10 +36,11 @@ struct basic_load_result {
 
 // How a piece of work run in a child process ended (child_process.hpp).
 struct child_run {
-  bool ran = false;         // false: no child could be made here (the work runs in this process)
-  std::string output;       // what the child wrote
-  int exit_status = -1;     // when it ended by exiting
-  std::string signal_name;  // when a signal (or, on Windows, an exception) ended it: "SIGSEGV"
+  bool ran = false;          // false: no child could be made here (the work runs in this process)
+  std::string why_no_child;  // when ran is false
+  std::string output;        // what the child wrote
+  int exit_status = -1;      // when it ended by exiting
+  std::string signal_name;  // a signal or exception that ended it: "SIGSEGV", "EXCEPTION_ACCESS_VIOLATION (0xC0000005)"
   bool timed_out = false;   // killed when its time was up
 };
 

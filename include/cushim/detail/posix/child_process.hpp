@@ -1,5 +1,6 @@
-// Linux: a piece of this process run in a child (fork), for work that may crash, end the process
-// or hang: what it wrote, and how it ended.
+// Linux: probe_in_child's request run in a child (fork), for work that may crash, end the process
+// or hang: what it wrote, and how it ended. A program that serves requests (serve_probe_request)
+// is not needed here, so options.probe_program is not used.
 #pragma once
 
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "../platform_types.hpp"
+#include "../probe_request.hpp"
 
 namespace cushim {
 namespace detail {
@@ -41,26 +43,46 @@ inline std::string signal_name(int signal) {
   }
 }
 
-// The child runs body(fd, context) and ends with _exit(0); its output is what it wrote to fd.
+// In a probe child, before the request runs: the host's crash handlers (a crash reporter, a
+// sanitizer) are not for it; a library that crashes there must end it by its signal, which the
+// parent names.
+inline void prepare_probe_child() {
+  for (int fatal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) ::signal(fatal, SIG_DFL);
+}
+
+// Ends a probe child that took every step, without the exit handlers and destructors of a process
+// it shares them with (the fork child's), or that a library it loaded registered.
+[[noreturn]] inline void end_probe_child() { ::_exit(0); }
+
+// The request on a probe program's command line: probe_request_argument, what, path.
+inline bool probe_request_in_arguments(int argc, char** argv, probe_request& request) {
+  if (argc != 4 || std::strcmp(argv[1], probe_request_argument) != 0) return false;
+  request = {argv[2], argv[3]};
+  return true;
+}
+
+// The child runs the request and ends with _exit(0); its output is what it wrote to the pipe.
 // The parent reads until the child closes the pipe or `timeout_ms` passes, then kills it.
-inline child_run run_in_child(int timeout_ms, void (*body)(int fd, void* context), void* context) {
+inline child_run run_in_child(const probe_request& request, const std::string& /*program*/, int timeout_ms) {
   child_run run;
   int fds[2];
-  if (::pipe(fds) != 0) return run;
+  if (::pipe(fds) != 0) {
+    run.why_no_child = std::string("pipe() failed: ") + std::strerror(errno);
+    return run;
+  }
   std::fflush(nullptr);  // or a child that ends by calling exit writes what this process had buffered
   pid_t pid = ::fork();
   if (pid < 0) {
+    run.why_no_child = std::string("fork() failed: ") + std::strerror(errno);
     ::close(fds[0]);
     ::close(fds[1]);
     return run;
   }
   if (pid == 0) {
     ::close(fds[0]);
-    // The host's crash handlers (a crash reporter, a sanitizer) are not for this child: a library
-    // that crashes here must end it by its signal, which the parent names.
-    for (int fatal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) ::signal(fatal, SIG_DFL);
-    body(fds[1], context);
-    ::_exit(0);
+    prepare_probe_child();
+    run_child_request(request, fds[1]);
+    end_probe_child();
   }
   ::close(fds[1]);
   run.ran = true;
