@@ -6,8 +6,7 @@
 
 #include "support/opt_in_headers.hpp"
 
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/diagnostics.hpp>
+#include <cushim/diagnostics.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_opted_in.cpp
 
 #include <cstdlib>
 #include <fstream>
