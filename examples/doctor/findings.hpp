@@ -320,6 +320,9 @@ inline verdict decide(const findings& f) {
 inline findings examine() {
   findings f;
   f.driver = check_driver();
+  // Every library loaded before any status is read: cuDNN's check of what its loads by name
+  // would find then sees the cuBLASLt and NVRTC this program loaded.
+  for (cushim::library lib : diag::libraries()) cushim::available(lib);
   for (cushim::library lib : diag::libraries()) f.libraries.push_back(&cushim::status_of(lib));
   f.files = check_files(f.libraries);
   f.gpus = check_gpus(f.driver, f.of(cushim::library::cudart));
