@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "declared_functions.hpp"
 #include "fail_fast.hpp"
 #include "libraries.hpp"
 #include "local_binding.hpp"
@@ -179,10 +180,15 @@ struct fallback {
     return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args;                         \
   }
 
-// Every table line is CUSHIM_API(library, group, ...); the library's descriptor file defines
-// CUSHIM_API_<library>, which reads its group column (libraries/*.hpp).
-#define CUSHIM_API(lib, group, ret, name, params, args) CUSHIM_API_##lib(group, ret, name, params, args)
+// Every table line is CUSHIM_API(library, group, ...) or, for a function the headers in use may
+// lack, CUSHIM_API_DECLARED(library, group, ...) (declared_functions.hpp); the library's
+// descriptor file defines CUSHIM_API_<library>(define, group, ...), which reads its group column
+// and calls `define` (libraries/*.hpp).
+#define CUSHIM_API(lib, group, ret, name, params, args) \
+  CUSHIM_API_##lib(CUSHIM_DEFINE_STUB, group, ret, name, params, args)
 #include "library_tables.inc"
 #undef CUSHIM_API
+#undef CUSHIM_API_DECLARED
+#undef CUSHIM_DEFINE_DECLARED_STUB
 #undef CUSHIM_DEFINE_STUB
 #undef CUSHIM_SLOT_LOAD_ORDER
