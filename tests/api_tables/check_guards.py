@@ -91,7 +91,8 @@ class Detection:
     def declared_name(self, name: str, function: dict) -> str | None:
         if not re.fullmatch(self.visible_in, function["header"]):
             return None
-        if self.always_manifest_rule and self.manifest_rule and re.fullmatch(self.manifest_rule, name):
+        if (self.always_manifest_rule and self.manifest_rule
+                and re.fullmatch(self.manifest_rule, name)):
             return None
         for pattern in self.through:
             match = re.fullmatch(pattern, name)
@@ -104,7 +105,8 @@ def preprocess(cxx: str, table: Path, macro: str, code: int) -> list[list[str]]:
     """[kind, library, group, ret, name, params, args, declared, arity] of each line."""
     source = ("#define CUSHIM_API(library, group, ret, name, params, args) "
               "@@ certain|library|group|ret|name|params|args||\n"
-              "#define CUSHIM_API_DECLARED(library, group, ret, name, params, args, through, count) "
+              "#define CUSHIM_API_DECLARED(library, group, ret, name, params, args, through, "
+              "count) "
               "@@ declared|library|group|ret|name|params|args|through|count\n"
               f'#include "{table}"\n')
     proc = subprocess.run([cxx, "-E", "-P", "-x", "c++", f"-D{macro}={code}", "-"],

@@ -44,7 +44,8 @@ def newer_headers(source: Path, target: Path) -> tuple[int, int]:
     declared = False
     for name, text in headers.files.items():  # cudnn_graph.h and its copy cudnn_graph_v9.h alike
         declared |= ANCHOR in text
-        headers.files[name] = text.replace(ANCHOR, f"{ANCHOR}\nsize_t CUDNNWINAPI {PROBE}(int probe);", 1)
+        probe = f"{ANCHOR}\nsize_t CUDNNWINAPI {PROBE}(int probe);"
+        headers.files[name] = text.replace(ANCHOR, probe, 1)
     if not declared:
         raise SystemExit(f"no header in {source} declares {ANCHOR}")
     headers.write()

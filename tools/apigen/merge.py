@@ -93,13 +93,14 @@ def _representative(name: str, neighbours: list[Function | None]) -> Function:
     """The newest neighbour's function; both must give it the same number of parameters."""
     found = [f for f in neighbours if f is not None]
     if len({len(f.params) for f in found}) > 1:
-        raise GenError(f"{name}: the manifests give it {' and '.join(str(len(f.params)) for f in found)}"
-                       " parameters; a release between them cannot be asked for either "
+        counts = " and ".join(str(len(f.params)) for f in found)
+        raise GenError(f"{name}: the manifests give it {counts} parameters; a release between "
+                       "them cannot be asked for either "
                        "(declared_functions.hpp defines one parameter list per function)",
                        EXIT_MISMATCH)
     if len(found[-1].params) > MAX_DECLARED_ARITY:
-        raise GenError(f"{name}: {len(found[-1].params)} parameters, more than declared_functions.hpp "
-                       f"handles ({MAX_DECLARED_ARITY})", EXIT_MISMATCH)
+        raise GenError(f"{name}: {len(found[-1].params)} parameters, more than "
+                       f"declared_functions.hpp handles ({MAX_DECLARED_ARITY})", EXIT_MISMATCH)
     return found[-1]
 
 

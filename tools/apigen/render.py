@@ -35,9 +35,10 @@ def _header_comment(built: BuiltTable) -> list[str]:
         f"{newest} functions.",
     ]
     if any(e.declared for e in built.entries):
-        lines.append("// Where no manifest describes the release, CUSHIM_API_DECLARED(..., declared, "
-                     "arity): a stub exactly when the headers declare `declared`, with their "
-                     "prototype (the line's is the nearest manifest's; detail/declared_functions.hpp).")
+        lines.append("// Where no manifest describes the release, CUSHIM_API_DECLARED(..., "
+                     "declared, arity): a stub exactly when the headers declare `declared`, with "
+                     "their prototype (the line's is the nearest manifest's; "
+                     "detail/declared_functions.hpp).")
     return lines + library.group.comment()
 
 
@@ -92,7 +93,8 @@ def render_declared_arities() -> str:
         "(detail/declared_functions.hpp):",
         "// prototype<R (*)(T0, ...)> names the headers' parameter types t0, t1, ...; "
         "CUSHIM_DECLARED_P_<n>(name) is",
-        "// the stub's parameter list of those types, CUSHIM_DECLARED_A_<n> its arguments p0, p1, ...",
+        "// the stub's parameter list of those types, CUSHIM_DECLARED_A_<n> its arguments p0, "
+        "p1, ...",
         "#pragma once",
         "namespace cushim {",
         "namespace detail {",
@@ -116,5 +118,6 @@ def render_declared_arities() -> str:
         before = f"CUSHIM_DECLARED_P_{i}(name), " if i else ""
         lines.append(f"#define CUSHIM_DECLARED_P_{count}(name) {before}"
                      f"cushim_declared_##name::prototype::t{i} p{i}")
-        lines.append(f"#define CUSHIM_DECLARED_A_{count} {'CUSHIM_DECLARED_A_' + str(i) + ', ' if i else ''}p{i}")
+        earlier = f"CUSHIM_DECLARED_A_{i}, " if i else ""
+        lines.append(f"#define CUSHIM_DECLARED_A_{count} {earlier}p{i}")
     return "\n".join(lines) + "\n"
