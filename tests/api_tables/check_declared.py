@@ -18,8 +18,8 @@ agree on, declared otherwise, stops the build naming it.
 
 Usage: check_declared.py --cxx CXX --include DIR --cudnn-include DIR --cuda-include DIR --work DIR
        [--nm NM] [--link-flag FLAG]... [--case NAME]...
-(the Windows suite: --cxx x86_64-w64-mingw32-g++-posix --nm x86_64-w64-mingw32-nm --link-flag
--static --case release_9_3_12_8). Exit 0 every case as expected, 1 not (listed).
+(the Windows suite: --cxx x86_64-w64-mingw32-g++-posix --nm x86_64-w64-mingw32-nm
+--link-flag=-static --case release_9_3_12_8). Exit 0 every case as expected, 1 not (listed).
 """
 
 from __future__ import annotations
