@@ -47,9 +47,7 @@ struct os_text {
   const char* windows;
 };
 
-inline const char* platform_text(const os_text& text) {
-  return platform::windows_names ? text.windows : text.posix;
-}
+inline const char* platform_text(const os_text& text) { return platform::windows_names ? text.windows : text.posix; }
 
 // The file of one major version, as the system loader names it.
 struct major_file {
@@ -101,31 +99,32 @@ struct library_descriptor {
   long (*query_version)(platform::any_function);  // 0 when the call fails
   version_parts (*decode_version)(long);
   long (*encode_version)(int major, int minor, int patch);
-  bool version_has_patch;      // cuDNN 9.19.0, but CUDA 13.0
-  bool ask_file_when_zero;     // a version of 0 is no answer (CUDA 13's runtime without a driver)
-  bool newer_major_works;      // a newer major runs programs built for this one (the driver)
-  bool older_minor_works;      // an older minor is a warning whatever the policy (the driver's minor
-                               // version compatibility: a 12.0 driver runs programs built with 12.x)
+  bool version_has_patch;          // cuDNN 9.19.0, but CUDA 13.0
+  bool ask_file_when_zero;         // a version of 0 is no answer (CUDA 13's runtime without a driver)
+  bool newer_major_works;          // a newer major runs programs built for this one (the driver)
+  bool older_minor_works;          // an older minor is a warning whatever the policy (the driver's minor
+                                   // version compatibility: a 12.0 driver runs programs built with 12.x)
   const char* older_minor_effect;  // what an older minor than the headers' costs, when allowed
 
   // Where it is searched (README.md, "Search order").
-  bool system_only;  // only where the system installs it (platform::system_install_candidates), in
-                     // trusted folders, with no override: the driver, never a toolkit's stub
-  bool reports_driver;                 // its status is also the report's "NVIDIA driver" section
-  const char* override_variable;       // CUSHIM_CUDNN_PATH; null: no override (options.files ignored)
+  bool system_only;               // only where the system installs it (platform::system_install_candidates), in
+                                  // trusted folders, with no override: the driver, never a toolkit's stub
+  bool reports_driver;            // its status is also the report's "NVIDIA driver" section
+  const char* override_variable;  // CUSHIM_CUDNN_PATH; null: no override (options.files ignored)
   fixed_list<const char*> home_variables;  // its own install roots (CUDNN_PATH, ...)
-  bool in_toolkit;                     // in CUDA_PATH, CUDA_HOME and the toolkit's folders
+  bool in_toolkit;                         // in CUDA_PATH, CUDA_HOME and the toolkit's folders
   fixed_list<const char*> pip_packages;    // site-packages/nvidia/<package>
-  const char* windows_installer;       // %ProgramFiles%\<it>\v<major>.*: NVIDIA's own installer; or null
+  const char* windows_installer;           // %ProgramFiles%\<it>\v<major>.*: NVIDIA's own installer; or null
 
   // What calls do when it cannot be used (README.md, "Error codes").
-  const char* effect;            // for explain(): what calls return while it is unavailable
-  const char* unavailable_text;  // what its text functions return while it is unavailable
-  const char* missing_text;      // ... when the loaded copy lacks the function
-  const char* missing_returns;   // the status a function missing from the copy returns
-  const char* blocked_returns;   // the status a function routed to the fallback by a hook returns
+  const char* effect;                      // for explain(): what calls return while it is unavailable
+  const char* unavailable_text;            // what its text functions return while it is unavailable
+  const char* missing_text;                // ... when the loaded copy lacks the function
+  const char* missing_returns;             // the status a function missing from the copy returns
+  const char* blocked_returns;             // the status a function routed to the fallback by a hook returns
   fixed_list<const char*> zeroed_outputs;  // functions whose int* outputs the fallback sets to 0
-  fixed_list<const char*> text_outputs;    // functions whose const char** output it points at the text
+  fixed_list<const char*> text_outputs;    // functions whose const char** output it points at the text,
+                                           // or whose char* buffer it writes the text into
 
   library_hooks hooks;
   // Functions a program calls on its own before main and at exit (nvcc's registration of its

@@ -249,6 +249,7 @@ inline void cross_check(report& r, report_library& self) {
 constexpr major_file cudnn_files[] = {{8, {"libcudnn.so.8", "cudnn64_8.dll"}}, {9, {"libcudnn.so.9", "cudnn64_9.dll"}}};
 constexpr const char* cudnn_home_variables[] = {"CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT_DIR"};
 constexpr const char* cudnn_pip_packages[] = {"cudnn"};
+constexpr const char* cudnn_text_outputs[] = {"cudnnGetLastErrorString"};
 
 inline constexpr library_descriptor cudnn_descriptor{
     library::cudnn,
@@ -285,7 +286,7 @@ inline constexpr library_descriptor cudnn_descriptor{
     "CUDNN_STATUS_NOT_SUPPORTED",
     "CUDNN_STATUS_NOT_INITIALIZED",
     {},
-    {},
+    cudnn_text_outputs,
     {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build, nullptr,
      &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check}};
 
