@@ -23,7 +23,7 @@ struct trampoline_entry {
 
 // Called from the shared routine with the stub's constants; never throws (resolve() does not),
 // though a cancelled thread unwinds through it, which the routine's CFI allows.
-extern "C" __attribute__((visibility("hidden"), used)) ::cushim::detail::platform::any_function cushim_first_call(
+extern "C" __attribute__((visibility("hidden"))) ::cushim::detail::platform::any_function cushim_first_call(
     const ::cushim::detail::trampoline_entry* e) {
   ::cushim::detail::resolution r = ::cushim::detail::resolve(e->call);
   if (r.final) __atomic_store_n(e->slot, r.function, __ATOMIC_RELEASE);
@@ -94,32 +94,46 @@ __asm__(
     ".size cushim_shared_first_call, .-cushim_shared_first_call\n"
     ".popsection\n");
 
-// One stub: its slot (starting at the trampoline), its constants, the trampoline, and the exported
-// function. The trampoline and the constants are hidden symbols of this module, named after the
-// function, so that assembly and C++ can name each other (also under -flto).
-#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, group)                          \
-  extern "C" __attribute__((visibility("hidden"))) void cushim_trampoline_##name();            \
-  namespace {                                                                                  \
-  namespace cushim_stub_##name {                                                               \
-    ::cushim::detail::platform::any_function cushim_slot = &cushim_trampoline_##name;          \
-  }                                                                                            \
-  }                                                                                            \
-  extern "C" __attribute__((visibility("hidden"), used))                                       \
-  const ::cushim::detail::trampoline_entry cushim_entry_##name = {                             \
-      &cushim_stub_##name::cushim_slot,                                                        \
-      {::cushim::library::lib, #name, #group, CUSHIM_STUB_FALLBACKS(lib, ret, name, params)}}; \
-  __asm__(                                                                                     \
-      ".pushsection .text\n"                                                                   \
-      ".globl cushim_trampoline_" #name                                                        \
-      "\n"                                                                                     \
-      ".hidden cushim_trampoline_" #name                                                       \
-      "\n"                                                                                     \
-      ".type cushim_trampoline_" #name                                                         \
-      ", @function\n"                                                                          \
-      "cushim_trampoline_" #name ":\n" CUSHIM_BRANCH_TARGET "leaq cushim_entry_" #name         \
-      "(%rip), %r11\n"                                                                         \
-      "jmp cushim_shared_first_call\n"                                                         \
-      ".size cushim_trampoline_" #name ", .-cushim_trampoline_" #name                          \
-      "\n"                                                                                     \
-      ".popsection\n");                                                                        \
-  CUSHIM_EXPORTED_STUB(conv, ret, name, params, args)
+// clang-format off
+// The start of a function in assembly: `symbol` with the given binding (.hidden, .protected).
+#define CUSHIM_ASM_FUNCTION(symbol, binding) \
+  ".globl " symbol "\n" binding " " symbol "\n.type " symbol ", @function\n" symbol ":\n"
+#define CUSHIM_ASM_END(symbol) ".size " symbol ", .-" symbol "\n"
+
+// The exported functions bind to this module's own slots (local_binding.hpp).
+#if defined(CUSHIM_INTERPOSABLE)
+#define CUSHIM_ASM_EXPORTED_BINDING ".weak"
+#else
+#define CUSHIM_ASM_EXPORTED_BINDING ".protected"
+#endif
+
+// One stub, all of it data and assembly: its slot (which starts at the trampoline), its constants,
+// the trampoline, and the exported function, one indirect jump through the slot. Slot, trampoline
+// and constants are hidden symbols named after the function, so that assembly and C++ can name
+// each other (also under -flto). The redeclaration makes the compiler check the table's prototype
+// against the header's declaration.
+#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, group)                                  \
+  extern "C" ret conv name params;                                                                     \
+  extern "C" {                                                                                         \
+  __attribute__((visibility("hidden"))) void cushim_trampoline_##name();                               \
+  __attribute__((visibility("hidden")))                                                          \
+      ::cushim::detail::platform::any_function cushim_slot_##name = &cushim_trampoline_##name;         \
+  __attribute__((visibility("hidden"))) extern const ::cushim::detail::trampoline_entry          \
+      cushim_entry_##name;                                                                             \
+  }                                                                                                    \
+  const ::cushim::detail::trampoline_entry cushim_entry_##name = {&cushim_slot_##name,                 \
+      {::cushim::library::lib, #name, #group, CUSHIM_STUB_FALLBACKS(lib, ret, name, params)}};         \
+  __asm__(".pushsection .text\n"                                                                       \
+          CUSHIM_ASM_FUNCTION("cushim_trampoline_" #name, ".hidden")                                   \
+          CUSHIM_BRANCH_TARGET                                                                         \
+          "leaq cushim_entry_" #name "(%rip), %r11\n"                                                  \
+          "jmp cushim_shared_first_call\n"                                                             \
+          CUSHIM_ASM_END("cushim_trampoline_" #name)                                                   \
+          CUSHIM_ASM_FUNCTION(#name, CUSHIM_ASM_EXPORTED_BINDING)                                      \
+          ".cfi_startproc\n"                                                                           \
+          CUSHIM_BRANCH_TARGET                                                                         \
+          "jmp *cushim_slot_" #name "(%rip)\n"                                                         \
+          ".cfi_endproc\n"                                                                             \
+          CUSHIM_ASM_END(#name)                                                                        \
+          ".popsection\n");
+// clang-format on

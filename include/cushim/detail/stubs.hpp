@@ -82,46 +82,26 @@ inline resolution resolve(const stub_call& c) {
 }  // namespace detail
 }  // namespace cushim
 
-// The order of the hot-path load. x86-64 gives every load acquire semantics in hardware, while
-// g++ 12 treats an acquire load as a barrier and then copies a call's stack arguments before
-// the tail jump (25 extra instructions for cudnnConvolutionForward, BENCHMARKS.md). Elsewhere,
-// and under ThreadSanitizer (which checks the C++ model, not the hardware), it stays acquire.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define CUSHIM_UNDER_TSAN 1
 #endif
 #endif
-#if (defined(__x86_64__) || defined(_M_X64)) && !defined(__SANITIZE_THREAD__) && !defined(CUSHIM_UNDER_TSAN)
-#define CUSHIM_SLOT_LOAD_ORDER __ATOMIC_RELAXED
-#else
-#define CUSHIM_SLOT_LOAD_ORDER __ATOMIC_ACQUIRE
+#if defined(__SANITIZE_THREAD__)
+#define CUSHIM_UNDER_TSAN 1
 #endif
-
-// A slot may hold a fallback of another signature (fallbacks.hpp), which clang's
-// -fsanitize=function would report at the call; the call is what every ABI cushim builds for allows.
-#if defined(__clang__)
-#define CUSHIM_CALLS_ANY_SIGNATURE __attribute__((no_sanitize("function")))
-#else
-#define CUSHIM_CALLS_ANY_SIGNATURE
-#endif
-
-// The exported function: one load and one indirect jump, with the header's own prototype, which
-// the compiler checks against the header's declaration.
-#define CUSHIM_EXPORTED_STUB(conv, ret, name, params, args)                              \
-  extern "C" CUSHIM_LOCAL_BINDING CUSHIM_CALLS_ANY_SIGNATURE ret conv name params {      \
-    return reinterpret_cast<ret(conv*) params>(                                          \
-        __atomic_load_n(&cushim_stub_##name::cushim_slot, CUSHIM_SLOT_LOAD_ORDER)) args; \
-  }
 
 // The fallbacks of one table line.
 #define CUSHIM_STUB_FALLBACKS(lib, ret, name, params)                                                    \
   ::cushim::detail::stub_fallbacks<::cushim::detail::has_output_fallback(::cushim::library::lib, #name), \
                                    ::cushim::library::lib, ret(*) params>::select
 
-// Where the x86-64 ELF first-call trampolines apply (stub_trampolines.hpp), a stub's first call is
-// 12 bytes of assembly shared code takes on from; elsewhere it is a C++ function of the stub's own
-// signature (stub_resolvers.hpp).
-#if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) && !defined(CUSHIM_PORTABLE_STUBS)
+// On x86-64 ELF a stub is data and assembly (stub_trampolines.hpp): its exported function is one
+// indirect jump and its first call a 12-byte trampoline into shared code. Elsewhere, and under
+// ThreadSanitizer, which must see the slot's loads to check them, the exported function and the
+// first call are C++ functions of the stub's own signature (stub_resolvers.hpp).
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) && !defined(CUSHIM_UNDER_TSAN) && \
+    !defined(CUSHIM_PORTABLE_STUBS)
 #include "stub_trampolines.hpp"
 #else
 #include "stub_resolvers.hpp"
@@ -133,6 +113,4 @@ inline resolution resolve(const stub_call& c) {
 #include "library_tables.inc"
 #undef CUSHIM_API
 #undef CUSHIM_DEFINE_STUB
-#undef CUSHIM_EXPORTED_STUB
 #undef CUSHIM_STUB_FALLBACKS
-#undef CUSHIM_SLOT_LOAD_ORDER
