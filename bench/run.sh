@@ -64,6 +64,7 @@ case " $compilers " in *" clang++ "*) command -v clang++ >/dev/null || need+=(cl
 command -v python3 >/dev/null || need+=(python3)
 command -v objdump >/dev/null || need+=(binutils)
 command -v strace >/dev/null || need+=(strace)
+[ -x /usr/bin/time ] || need+=(time)
 if [ ${#need[@]} -gt 0 ]; then
   say "installing ${need[*]}"
   sudo_cmd=()
@@ -185,6 +186,19 @@ for cxx in $compilers; do
     fi
   done
   [ -f "$build/obj/$t/impl_O2.o" ] && cp "$build/obj/$t/impl_O2.o" "$build/obj/$t/impl.o"
+  # What the implementation file costs an application (issue "Cheap to build"): compiler CPU time
+  # (user), its peak memory and the object's text, for cuDNN + runtime and with every library
+  # opted in; the NVIDIA headers with <string> and <vector> are the yardstick for a noisy machine.
+  for cfg in plain_std:include_plain_std default:cushim_impl opt_in:cushim_impl_opt_in; do
+    for o in O0 O2; do
+      out=$build/obj/$t/cost_${cfg%%:*}_$o.o
+      for ((r = 1; r <= impl_runs; r++)); do
+        /usr/bin/time -f "%U %M" -o "$build/logs/cost.time" "$cxx" -std=c++17 "-$o" -I"$root/include" \
+          -isystem "$cuda/include" -c "$here/src/${cfg#*:}.cpp" -o "$out" >>"$build/logs/compile_time.log" 2>&1 &&
+          put "cost.$t.${cfg%%:*}.$o" "$(cat "$build/logs/cost.time") $(size "$out" | awk 'NR==2{print $1, $2}')"
+      done
+    done
+  done
 done
 
 # ---------------------------------------------------------------------------------------------

@@ -38,6 +38,10 @@ FIRST_USE_BOTH_MAX_RATIO = 1.1  # cuDNN and the runtime, each loaded on its firs
 SEARCH_10000_MAX_MS = 50  # first use of both with a CUSHIM_SEARCH_PATH of 10,000 entries
 DOCTOR_MAX_MS = 100.0
 INCLUDE_MAX_RATIO = 1.25
+# The implementation file (issue "Cheap to build"): (configuration, optimisation) -> (user seconds,
+# text KB or None, compiler MB), for g++ 12 and clang 14 alike.
+COST_TARGETS = {("default", "O2"): (4.0, 250, 300), ("default", "O0"): (3.0, None, 300),
+                ("opt_in", "O2"): (8.0, 450, 500)}
 
 
 def verdict(ok):
@@ -50,6 +54,7 @@ class Results:
     def __init__(self, build):
         self.build = build
         self.kv = {}
+        self.lists = {}  # every value of a key written more than once (repeated runs)
         path = os.path.join(build, "results.txt")
         if os.path.exists(path):
             for line in open(path, encoding="utf-8", errors="replace"):
@@ -58,9 +63,13 @@ class Results:
                     continue
                 key, _, value = line.partition(" ")
                 self.kv[key] = value
+                self.lists.setdefault(key, []).append(value)
 
     def get(self, key, default=None):
         return self.kv.get(key, default)
+
+    def all(self, key):
+        return self.lists.get(key, [])
 
     def ir(self, key, ok_codes=("0",)):
         """Callgrind total for a run, or None when the run failed or is missing."""
@@ -456,6 +465,33 @@ def main():
                          fmt(int(size[0])) if size else "n/a", fmt(int(size[1])) if len(size) > 1 else "n/a",
                          fmt(int(size[2])) if len(size) > 2 else "n/a"])
     md.append(table(["compiler", "opt", "wall median s", "runs", ".o bytes", "text bytes", "data bytes"], rows))
+    md.append("\nWhat the implementation file costs (median of the runs: compiler user time, its peak memory, "
+              "and `size`'s text and data of the object):\n")
+    rows = []
+    for t in tags:
+        for cfg, what in (("plain_std", "NVIDIA's headers, <string>, <vector>"), ("default", "cuDNN + CUDA runtime"),
+                          ("opt_in", "every opt-in library")):
+            for o in ("O0", "O2"):
+                runs = [[float(v) for v in line.split()] for line in R.all(f"cost.{t}.{cfg}.{o}")]
+                if not runs:
+                    rows.append([t, what, f"-{o}", "n/a", "n/a", "n/a", "n/a", "n/a"])
+                    continue
+                user = statistics.median(r[0] for r in runs)
+                memory_mb = max(r[1] for r in runs) / 1024
+                text_kb, data_kb = runs[-1][2] / 1024, runs[-1][3] / 1024
+                plain = [float(line.split()[0]) for line in R.all(f"cost.{t}.plain_std.{o}")]
+                ratio = user / statistics.median(plain) if plain else None
+                rows.append([t, what, f"-{o}", fmt(user, 2), fmt(ratio, 1) + "x" if ratio else "n/a",
+                             fmt(memory_mb, 0), fmt(text_kb, 0), fmt(data_kb, 0)])
+                limits = COST_TARGETS.get((cfg, o))
+                if limits:
+                    max_user, max_kb, max_mb = limits
+                    ok = user <= max_user and (max_kb is None or text_kb <= max_kb) and memory_mb <= max_mb
+                    size_part = f", text {fmt(text_kb, 0)} KB (<= {max_kb})" if max_kb else ""
+                    targets.append((f"implementation file, {what}, -{o}: <= {max_user} s user{', <= ' + str(max_kb) + ' KB text' if max_kb else ''}, <= {max_mb} MB",
+                                    f"{t}: {fmt(user, 2)} s{size_part}, {fmt(memory_mb, 0)} MB", verdict(ok)))
+    md.append(table(["compiler", "implementation file", "opt", "user s", "vs headers + std", "peak MB", "text KB",
+                     "data KB"], rows))
 
     # Targets -------------------------------------------------------------------------------
     md.append("\n### Targets\n")

@@ -480,7 +480,7 @@ class loader {
   void finish() {
     status& st = lib_.st;
     // Summaries and warnings in the order of the list's name, then the outcome's.
-    std::sort(list_outcomes_.begin(), list_outcomes_.end(), [](const list_count& a, const list_count& b) {
+    sort_short_list(list_outcomes_, [](const list_count& a, const list_count& b) {
       return a.list != b.list ? a.list < b.list : a.result < b.result;
     });
     summarise_long_lists();

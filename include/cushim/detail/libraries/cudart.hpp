@@ -82,45 +82,39 @@ constexpr const char* cudart_startup_functions[] = {
     "__cudaRegisterManagedVar",   "__cudaRegisterHostVar",      "__cudaRegisterTexture",  "__cudaRegisterSurface",
     "__cudaRegisterUnifiedTable", "__cudaUnregisterFatBinary"};
 
-inline constexpr library_descriptor cudart_descriptor{
-    library::cudart,
-    "cudart",
-    "CUDA runtime",
-    "the CUDA runtime",
-    cudart_shimmed,
-    false,
-    "CUSHIM_NO_CUDART",
-    "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
-    CUDART_VERSION,
-    CUSHIM_CUDART_MAJOR,
-    cudart_files,
-    "cudart",
-    "cudaRuntimeGetVersion",
-    &cudart_hooks::query_version,
-    &decode_cuda_version,
-    &encode_cuda_version,
-    false,
-    true,
-    false,
-    false,
-    "return cudaErrorSharedObjectSymbolNotFound",
-    false,
-    false,
-    "CUSHIM_CUDART_PATH",
-    {},
-    true,
-    cudart_pip_packages,
-    nullptr,
-    "cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the program's own kernels "
-    "and variables were registered as no-ops; count and version queries set 0",
-    "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded CUDA runtime lacks this function; cushim::explain() says which copy was loaded",
-    "cudaErrorSharedObjectSymbolNotFound",
-    "cudaErrorSharedObjectInitFailed",
-    cudart_zeroed_outputs,
-    {},
-    {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check},
-    cudart_startup_functions};
+inline constexpr library_descriptor cudart_descriptor =
+    describe_library(library::cudart)
+        .key("cudart")
+        .display_name("CUDA runtime")
+        .in_sentence("the CUDA runtime")
+        .shimmed(cudart_shimmed)
+        .disabled_by("CUSHIM_NO_CUDART")
+        .disabled_why("CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)")
+        .compiled_version(CUDART_VERSION)
+        .compiled_major(CUSHIM_CUDART_MAJOR)
+        .files(cudart_files)
+        .link_name("cudart")
+        .version_function("cudaRuntimeGetVersion")
+        .query_version(&cudart_hooks::query_version)
+        .decode_version(&decode_cuda_version)
+        .encode_version(&encode_cuda_version)
+        .ask_file_when_zero()
+        .older_minor_effect("return cudaErrorSharedObjectSymbolNotFound")
+        .override_variable("CUSHIM_CUDART_PATH")
+        .in_toolkit()
+        .pip_packages(cudart_pip_packages)
+        .effect(
+            "cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the program's own kernels "
+            "and variables were registered as no-ops; count and version queries set 0")
+        .unavailable_text("cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do")
+        .missing_text(
+            "cushim: the loaded CUDA runtime lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("cudaErrorSharedObjectSymbolNotFound")
+        .blocked_returns("cudaErrorSharedObjectInitFailed")
+        .zeroed_outputs(cudart_zeroed_outputs)
+        .wrap(&cudart_hooks::wrap)
+        .cross_check(&cudart_hooks::cross_check)
+        .startup_functions(cudart_startup_functions);
 
 }  // namespace
 }  // namespace detail
