@@ -13,11 +13,11 @@
 //    hides it, so `name` is then the function and otherwise this struct;
 //  - address<name>() is the function's address, of the exact type the headers give it, or null
 //    for the struct; prototype<> takes it apart (result and parameter types);
-//  - the stub is declared `extern "C" inline` with those types before CUSHIM_DEFINE_STUB defines
-//    it. An inline function is emitted only where it is odr-used, and keep<true, address>, an
-//    explicit instantiation, uses it only where the headers declare it. Where they do not, the
-//    definition has placeholder types (absent<>), is never emitted and defines no symbol. So no
-//    type the headers lack is ever spelled, and no declaration of theirs is contradicted.
+//  - the stub is declared `extern "C" inline` with those types before CUSHIM_DEFINE_CXX_STUB
+//    (stub_resolvers.hpp: the C++ form on every platform) defines it. An inline function is emitted only where it is
+//    odr-used, and keep<true, address>, an explicit instantiation, uses it only where the headers declare it. Where
+//    they do not, the definition has placeholder types (absent<>), is never emitted and defines no symbol. So no type
+//    the headers lack is ever spelled, and no declaration of theirs is contradicted.
 // The stub is therefore a weak (COMDAT) symbol, which every linker resolves the program's calls
 // to as to any other definition; the per-call cost is the same load and indirect jump.
 #pragma once
@@ -107,8 +107,8 @@ struct keep<true, function> {
       " with another number of parameters than any manifest of tools/manifests: regenerate the "                       \
       "tables from these headers (python3 tools/gen_api.py --headers DIR, README)");                                   \
   extern "C" inline cushim_declared_##name::prototype::result conv name CUSHIM_DECLARED_PARAMETERS(name, param_count); \
-  CUSHIM_DEFINE_STUB(lib, conv, cushim_declared_##name::prototype::result, name,                                       \
-                     CUSHIM_DECLARED_PARAMETERS(name, param_count), CUSHIM_DECLARED_ARGUMENTS(param_count), group)     \
+  CUSHIM_DEFINE_CXX_STUB(lib, conv, cushim_declared_##name::prototype::result, name,                                   \
+                         CUSHIM_DECLARED_PARAMETERS(name, param_count), CUSHIM_DECLARED_ARGUMENTS(param_count), group) \
   template struct ::cushim::detail::declared::keep<cushim_declared_##name::prototype::declared,                        \
                                                    ::cushim::detail::declared::address<::name>()>;
 

@@ -100,12 +100,15 @@ inline resolution resolve(const stub_call& c) {
 // On x86-64 ELF a stub is data and assembly (stub_trampolines.hpp): its exported function is one
 // indirect jump and its first call a 12-byte trampoline into shared code. Elsewhere, and under
 // ThreadSanitizer, which must see the slot's loads to check them, the exported function and the
-// first call are C++ functions of the stub's own signature (stub_resolvers.hpp).
+// first call are C++ functions of the stub's own signature (stub_resolvers.hpp). A line the
+// headers decide (CUSHIM_API_DECLARED) always takes the C++ form: top-level assembly would define
+// its symbol also where they declare no such function.
+#include "stub_resolvers.hpp"
 #if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) && !defined(CUSHIM_UNDER_TSAN) && \
     !defined(CUSHIM_PORTABLE_STUBS)
 #include "stub_trampolines.hpp"
 #else
-#include "stub_resolvers.hpp"
+#define CUSHIM_DEFINE_STUB CUSHIM_DEFINE_CXX_STUB
 #endif
 
 // Every table line is CUSHIM_API(library, group, ...) or, for a function the headers in use may
@@ -119,4 +122,5 @@ inline resolution resolve(const stub_call& c) {
 #undef CUSHIM_API_DECLARED
 #undef CUSHIM_DEFINE_DECLARED_STUB
 #undef CUSHIM_DEFINE_STUB
+#undef CUSHIM_DEFINE_CXX_STUB
 #undef CUSHIM_STUB_FALLBACKS
