@@ -44,7 +44,7 @@ template <std::size_t position>
 struct absent {
   using type = absent;
 };
-using absent_result = absent<~std::size_t{0}>;
+using absent_result = absent<~std::size_t{0}>*;  // a pointer: a C function may return it (clang checks)
 
 // A function the headers declare; another line's placeholder of the same name (a variant's line
 // looks its base function up after the base's own line defined it) is not one of theirs.
