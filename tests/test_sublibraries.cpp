@@ -225,6 +225,17 @@ TEST_CASE("the later releases' sub-libraries are expected once the root says it 
   }
 }
 
+TEST_CASE("each later sub-library is expected from the release that brought it on") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "graph");
+  install_of_release(tree, tree_dir("cudnn_tree") + "/" + sub_file("graph"), "graph", 92100);
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(sub_line(out, "engines_tensor_ir")
+            .find(sub_file("engines_tensor_ir") + "|0|0|0||" + sub_file("engines_tensor_ir") + " is not beside ") == 0);
+  CHECK(sub_line(out, "ext") == "<none>");  // 9.21 and 9.22 are not known to have it
+}
+
 TEST_CASE("a sub-library cushim does not know, beside the main library, is listed and checked") {
   temp_tree tree;
   std::string dir = copy_tree(tree, "cudnn_tree");

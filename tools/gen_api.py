@@ -6,6 +6,8 @@ What it writes
                        cudart_13.inc, cuda_driver_12.inc, ...).
   table_versions.hpp   per table, the oldest header release it is used for (_MIN) and the newest
                        release it was built from (_NEWEST), in the library's version macro.
+  declared_arities.hpp per number of parameters, what a CUSHIM_API_DECLARED line needs
+                       (include/cushim/detail/declared_functions.hpp).
 
 Each .inc line is one X-macro call of the same shape for every library:
   CUSHIM_API(library, group, ret, name, (params), (args))
@@ -57,7 +59,7 @@ from pathlib import Path
 from apigen.clang import Toolchain, headers_snapshot
 from apigen.libraries import Library, load_libraries
 from apigen.model import EXIT_ENV, EXIT_STALE, GenError, Snapshot
-from apigen.render import render_table, render_versions
+from apigen.render import render_declared_arities, render_table, render_versions
 from apigen.tables import build_table
 
 REPO = Path(__file__).resolve().parent.parent
@@ -92,6 +94,7 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
                          for major in library.majors.values()]
     files = {built.file_name: render_table(built) for built in built_tables}
     files["table_versions.hpp"] = render_versions(built_tables)
+    files["declared_arities.hpp"] = render_declared_arities()
     return files
 
 

@@ -17,7 +17,8 @@
 //   CUSHIM_IMPLEMENTATION  in one .cpp: defines the API and the exported cudnn*/cuda* stubs.
 //   CUSHIM_NO_CUDART       shim cuDNN only (the app links cudart_static, nvcc's default).
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
-//                          event, error, version), for CUDA headers older than cushim's table.
+//                          event, error, version), for CUDA 12.0 headers (older than every
+//                          12.x manifest; README, "Supported headers").
 //   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> and <cublasLt.h>
 //                          before cushim); CUSHIM_NVRTC: NVRTC (<nvrtc.h>); CUSHIM_CUDA_DRIVER:
 //                          the driver API (<cuda.h>). Without them nothing of these is declared.

@@ -11,6 +11,7 @@
 #endif
 
 #define CUSHIM_API(library, group, ret, name, params, args)
+#define CUSHIM_API_DECLARED(library, group, ret, name, params, args, declared, arity)
 #include CUSHIM_CUDNN_TABLE
 #include CUSHIM_CUDART_TABLE
 

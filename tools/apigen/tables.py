@@ -61,4 +61,4 @@ def build_table(library: Library, major: Major, headers: Snapshot | None) -> Bui
     if not snapshots:
         raise GenError(f"no {library.manifest_prefix} {major.number}.x manifest in "
                        f"{MANIFEST_DIR}", EXIT_ENV)
-    return BuiltTable(library, major, snapshots, build_entries(snapshots, major))
+    return BuiltTable(library, major, snapshots, build_entries(snapshots, major, library))

@@ -34,8 +34,11 @@
 #endif
 #define CUSHIM_CUDART_TABLE_MIN CUSHIM_TABLE_MIN(CUDART, CUSHIM_CUDART_MAJOR)
 
-// CUDA 11.0 - 11.3 and 12.0 are older than every manifest of their major: only the core subset,
-// unchanged since 11.8 and kept by the table's guards, is certain to be there.
+// CUDA 12.0 is older than every manifest of its major (12.1; the 11.0 manifest covers every 11.x).
+// Its functions could be asked of its headers, but nvcc's kernel ABI cannot (crt/host_runtime.h
+// is not included here), and the 12.x tables' __cudaGetKernel / __cudaLaunchKernel take a
+// cudaKernel_t, which 12.1 has and 12.0's headers may lack. Only the core subset, unchanged
+// from 11.8 through every 12.x manifest and kept by the table's guards, is certain there.
 #if !defined(CUSHIM_NO_CUDART) && !defined(CUSHIM_CUDART_CORE) && CUDART_VERSION < CUSHIM_CUDART_TABLE_MIN
 #error \
     "cushim: these CUDA headers are older than the oldest release of their major that cushim's CUDA runtime table describes (CUSHIM_TABLE_CUDART_<major>_MIN); define CUSHIM_CUDART_CORE (core subset) or CUSHIM_NO_CUDART (cuDNN only)"

@@ -1,5 +1,7 @@
 // The portable first call: a C++ function of the stub's own signature that resolves and forwards
-// the call's arguments. Used where stub_trampolines.hpp does not apply (Windows, AArch64, ...).
+// the call's arguments. CUSHIM_DEFINE_STUB where stub_trampolines.hpp does not apply (Windows,
+// AArch64, ...), and everywhere the stub of a line the headers decide (declared_functions.hpp):
+// its exported function is a C++ definition, which an earlier inline declaration makes inline.
 #pragma once
 
 // The order of the hot-path load. x86-64 gives every load acquire semantics in hardware, while
@@ -20,7 +22,7 @@
 #define CUSHIM_CALLS_ANY_SIGNATURE
 #endif
 
-#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, group)                                   \
+#define CUSHIM_DEFINE_CXX_STUB(lib, conv, ret, name, params, args, group)                               \
   namespace {                                                                                           \
   namespace cushim_stub_##name {                                                                        \
     using cushim_fn_t = ret(conv*) params;                                                              \

@@ -82,6 +82,8 @@ inline constexpr library_descriptor cublas_descriptor =
 }  // namespace detail
 }  // namespace cushim
 
-// cuBLAS's table lines (stubs.hpp): the group column is unused.
-#define CUSHIM_API_cublas(group, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cublas, CUBLASWINAPI, ret, name, params, args, group)
+// cuBLAS's table lines (stubs.hpp): the group column is unused; `define` is
+// CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cublas(define, group, ret, name, params, args) \
+  define(cublas, CUBLASWINAPI, ret, name, params, args, group)
+#define CUSHIM_HEADERS_cublas "cuBLAS headers of CUDA " CUSHIM_STRINGIFY(CUDART_VERSION)

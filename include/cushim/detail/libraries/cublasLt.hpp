@@ -77,6 +77,8 @@ inline constexpr library_descriptor cublaslt_descriptor =
 }  // namespace detail
 }  // namespace cushim
 
-// cuBLASLt's table lines (stubs.hpp): the group column is unused.
-#define CUSHIM_API_cublasLt(group, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cublasLt, CUBLASWINAPI, ret, name, params, args, group)
+// cuBLASLt's table lines (stubs.hpp): the group column is unused; `define` is
+// CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cublasLt(define, group, ret, name, params, args) \
+  define(cublasLt, CUBLASWINAPI, ret, name, params, args, group)
+#define CUSHIM_HEADERS_cublasLt "cuBLASLt headers of CUDA " CUSHIM_STRINGIFY(CUDART_VERSION)

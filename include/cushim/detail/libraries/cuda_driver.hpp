@@ -99,6 +99,8 @@ inline constexpr library_descriptor driver_descriptor =
 }  // namespace detail
 }  // namespace cushim
 
-// The driver API's table lines (stubs.hpp): the group column is unused.
-#define CUSHIM_API_driver(group, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(driver, CUDAAPI, ret, name, params, args, group)
+// The driver API's table lines (stubs.hpp): the group column is unused; `define` is
+// CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_driver(define, group, ret, name, params, args) \
+  define(driver, CUDAAPI, ret, name, params, args, group)
+#define CUSHIM_HEADERS_driver "CUDA driver API headers (CUDA_VERSION " CUSHIM_STRINGIFY(CUDA_VERSION) ")"

@@ -121,13 +121,13 @@ inline constexpr library_descriptor cudart_descriptor =
 }  // namespace cushim
 
 // The runtime's table lines (stubs.hpp): the group column is the tier, and CUSHIM_CUDART_CORE
-// keeps only the core one.
-#define CUSHIM_API_cudart(tier, ret, name, params, args) CUSHIM_API_cudart_##tier(ret, name, params, args)
-#define CUSHIM_API_cudart_core(ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cudart, CUDARTAPI, ret, name, params, args, core)
+// keeps only the core one. `define` is CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cudart(define, tier, ret, name, params, args) \
+  CUSHIM_API_cudart_##tier(define, ret, name, params, args)
+#define CUSHIM_API_cudart_core(define, ret, name, params, args) define(cudart, CUDARTAPI, ret, name, params, args, core)
 #ifdef CUSHIM_CUDART_CORE
-#define CUSHIM_API_cudart_full(ret, name, params, args)
+#define CUSHIM_API_cudart_full(define, ret, name, params, args)
 #else
-#define CUSHIM_API_cudart_full(ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cudart, CUDARTAPI, ret, name, params, args, full)
+#define CUSHIM_API_cudart_full(define, ret, name, params, args) define(cudart, CUDARTAPI, ret, name, params, args, full)
 #endif
+#define CUSHIM_HEADERS_cudart "CUDA runtime headers (CUDART_VERSION " CUSHIM_STRINGIFY(CUDART_VERSION) ")"

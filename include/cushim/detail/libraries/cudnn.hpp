@@ -288,6 +288,10 @@ inline constexpr library_descriptor cudnn_descriptor =
 }  // namespace detail
 }  // namespace cushim
 
-// cuDNN's table lines (stubs.hpp): the group column is the sub-library that serves the function.
-#define CUSHIM_API_cudnn(sublibrary, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cudnn, CUDNNWINAPI, ret, name, params, args, sublibrary)
+// cuDNN's table lines (stubs.hpp): the group column is the sub-library that serves the function;
+// `define` is CUSHIM_DEFINE_STUB or, for a function the headers may lack, CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cudnn(define, sublibrary, ret, name, params, args) \
+  define(cudnn, CUDNNWINAPI, ret, name, params, args, sublibrary)
+#define CUSHIM_HEADERS_cudnn                                                                     \
+  "cuDNN " CUSHIM_STRINGIFY(CUDNN_MAJOR) "." CUSHIM_STRINGIFY(CUDNN_MINOR) "." CUSHIM_STRINGIFY( \
+      CUDNN_PATCHLEVEL) " headers"

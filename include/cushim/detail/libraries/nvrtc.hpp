@@ -143,5 +143,6 @@ inline constexpr library_descriptor nvrtc_descriptor =
 }  // namespace cushim
 
 // NVRTC's table lines (stubs.hpp): the group column is unused; nvrtc.h declares no calling
-// convention.
-#define CUSHIM_API_nvrtc(group, ret, name, params, args) CUSHIM_DEFINE_STUB(nvrtc, , ret, name, params, args, group)
+// convention. `define` is CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_nvrtc(define, group, ret, name, params, args) define(nvrtc, , ret, name, params, args, group)
+#define CUSHIM_HEADERS_nvrtc "NVRTC headers of CUDA " CUSHIM_STRINGIFY(CUDART_VERSION)
