@@ -43,6 +43,24 @@ A library's fields (strings unless said otherwise):
                    "overloads_from": [lines of a translation unit] (default: the umbrella's
                    #include): each name it declares both as a C function and as C++ overloads
                    must be in manifest_rule}
+  files            {"posix": {"M": file name, ...}, "windows": {...}, "by": "cuda" (default) or
+                   "cudnn"}: its file of each major ("*": one for every major), which the test
+                   builds read (tools/apigen/selection.py); "by" names the headers whose major
+                   picks the file in a build
+  headers          what a program includes before cushim when it opts in (default: the umbrella)
+  shimmed_when     preprocessor condition under which its table is included (default: its
+                   opt_in macro defined, else always)
+  system_only      true: found only where the system installs it, with no override (the driver)
+  posix_only       true: Linux only; its opt_in macro on Windows stops the build
+  select           how api_tables.hpp picks its table: {"major": a preprocessor expression giving
+                   the headers' major, "needs": {"macro", "error"}: a macro its headers define
+                   (absent: "error"), "same_major_as": {"table", "error"}, "unsupported": the
+                   #error for another major, "too_old": {"error", "unless" (optional)}: the #error
+                   for headers older than the table's oldest release, "newer_majors": true: a
+                   major above the newest uses the newest table, "about": why}
+  release_suffix   names the release in the exported names ("_{major}_{minor}":
+                   __nvJitLinkCreate_13_0): the tables hold the base name, and api_tables.hpp
+                   appends the headers' release (CUSHIM_<TABLE>_NAME(base))
   majors           {"M": {"encoding": [a, b] (default: the library's),
                           "covers_from": the oldest release the table is used for (default:
                           the oldest manifest of that major); older than the oldest manifest,
@@ -194,6 +212,7 @@ class Library:
     parses: tuple[Parse, ...]  # the umbrella's, then more_parses
     undeclared: tuple[Function, ...]
     detection: Detection
+    settings: dict  # the entry as written: what selection.py reads (files, select, ...)
 
     def release(self, version: Version) -> str:
         major, minor, patch = version
@@ -269,6 +288,7 @@ def _library(settings: dict) -> Library:
         undeclared=tuple(make_function(row["name"], row["ret"], row["params"], row["header"])
                          for row in settings.get("undeclared", [])),
         detection=_detection(settings),
+        settings=settings,
     )
 
 
