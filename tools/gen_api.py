@@ -11,6 +11,7 @@ What it writes
   table_selection.hpp  which table of each library the headers in use get, or the #error that
                        says why none (tools/apigen/selection.py; detail/api_tables.hpp).
   library_tables.inc   the tables a build includes, opt-in ones behind their macro.
+  descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
   cmake/cushimLibraries.cmake, tests/support/{opt_in_headers,library_files,library_answers}.hpp
                        (outside the tables' folder): each library's opt-in macro, headers, file
                        of each OS and major, documented fallback and version answer, which
@@ -67,7 +68,7 @@ from apigen.clang import Toolchain, headers_snapshot
 from apigen.libraries import Library, load_libraries
 from apigen.model import EXIT_ENV, EXIT_STALE, GenError, Snapshot
 from apigen.render import render_declared_arities, render_table, render_versions
-from apigen.selection import render_cmake, render_library_tables, render_selection, \
+from apigen.selection import render_cmake, render_descriptor_list, render_library_tables, render_selection, \
     render_test_answers, render_test_files, render_test_headers
 from apigen.tables import build_table
 
@@ -112,6 +113,7 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
     files["declared_arities.hpp"] = render_declared_arities()
     files["table_selection.hpp"] = render_selection(libraries)
     files["library_tables.inc"] = render_library_tables(libraries)
+    files["descriptors.inc"] = render_descriptor_list(libraries)
     files["cushimLibraries.cmake"] = render_cmake(libraries)
     files["opt_in_headers.hpp"] = render_test_headers(libraries)
     files["library_files.hpp"] = render_test_files(libraries)

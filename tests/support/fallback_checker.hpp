@@ -66,7 +66,7 @@ inline fallback_checker check_every_stub(int& table_lines) {
   table_lines = 0;
 // The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
 #define CUSHIM_API(lib, group, ret, name, params, args) \
-  (++table_lines, check(cushim::library::lib, #name, static_cast<ret(*) params>(&name)));
+  (++table_lines, check(cushim::library::lib, CUSHIM_NAME_TEXT(name), static_cast<ret(*) params>(&name)));
 #include <cushim/detail/library_tables.inc>
 #undef CUSHIM_API
   return check;

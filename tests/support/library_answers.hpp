@@ -21,6 +21,13 @@ inline const char* unavailable_text(cushim::library lib) {
     case cushim::library::cublasLt: return "cushim: cuBLASLt is unavailable; cushim::explain() says why and what to do";
     case cushim::library::nvrtc: return "cushim: NVRTC is unavailable; cushim::explain() says why and what to do";
     case cushim::library::driver: return "cushim: the CUDA driver API is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::cufft: return "cushim: cuFFT is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::curand: return "cushim: cuRAND is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::cusparse: return "cushim: cuSPARSE is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::cusolver: return "cushim: cuSOLVER is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::nvjitlink: return "cushim: nvJitLink is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::nvml: return "cushim: NVML is unavailable; cushim::explain() says why and what to do";
+    case cushim::library::nccl: return "cushim: NCCL is unavailable; cushim::explain() says why and what to do";
   }
   return {};
 }
@@ -47,6 +54,34 @@ int unavailable_status(R result) {
   } else if constexpr (std::is_same_v<R, CUresult>) {
     return result == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
 #endif
+#if defined(CUSHIM_CUFFT)
+  } else if constexpr (std::is_same_v<R, cufftResult>) {
+    return result == CUFFT_SETUP_FAILED;
+#endif
+#if defined(CUSHIM_CURAND)
+  } else if constexpr (std::is_same_v<R, curandStatus_t>) {
+    return result == CURAND_STATUS_INITIALIZATION_FAILED;
+#endif
+#if defined(CUSHIM_CUSPARSE)
+  } else if constexpr (std::is_same_v<R, cusparseStatus_t>) {
+    return result == CUSPARSE_STATUS_NOT_INITIALIZED;
+#endif
+#if defined(CUSHIM_CUSOLVER)
+  } else if constexpr (std::is_same_v<R, cusolverStatus_t>) {
+    return result == CUSOLVER_STATUS_NOT_INITIALIZED;
+#endif
+#if defined(CUSHIM_NVJITLINK)
+  } else if constexpr (std::is_same_v<R, nvJitLinkResult>) {
+    return result == NVJITLINK_ERROR_INTERNAL;
+#endif
+#if defined(CUSHIM_NVML)
+  } else if constexpr (std::is_same_v<R, nvmlReturn_t>) {
+    return result == NVML_ERROR_LIBRARY_NOT_FOUND;
+#endif
+#if defined(CUSHIM_NCCL)
+  } else if constexpr (std::is_same_v<R, ncclResult_t>) {
+    return result == ncclSystemError;
+#endif
   } else {
     return -1;
   }
@@ -70,6 +105,48 @@ template <>
 struct recorded_statuses<nvrtcResult> {
   static constexpr bool listed = true;
   static constexpr int values[8] = {2, 3, 4, 5, 6, 7, 8, 10};
+};
+#endif
+#if defined(CUSHIM_CUFFT)
+template <>
+struct recorded_statuses<cufftResult> {
+  static constexpr bool listed = true;
+  static constexpr int values[8] = {2, 3, 4, 5, 6, 8, 9, 11};
+};
+#endif
+#if defined(CUSHIM_CURAND)
+template <>
+struct recorded_statuses<curandStatus_t> {
+  static constexpr bool listed = true;
+  static constexpr int values[8] = {101, 102, 103, 104, 105, 106, 201, 202};
+};
+#endif
+#if defined(CUSHIM_CUSPARSE)
+template <>
+struct recorded_statuses<cusparseStatus_t> {
+  static constexpr bool listed = true;
+  static constexpr int values[8] = {2, 3, 4, 5, 6, 7, 8, 9};
+};
+#endif
+#if defined(CUSHIM_CUSOLVER)
+template <>
+struct recorded_statuses<cusolverStatus_t> {
+  static constexpr bool listed = true;
+  static constexpr int values[8] = {2, 3, 4, 5, 6, 7, 8, 10};
+};
+#endif
+#if defined(CUSHIM_NVJITLINK)
+template <>
+struct recorded_statuses<nvJitLinkResult> {
+  static constexpr bool listed = true;
+  static constexpr int values[8] = {1, 2, 3, 4, 5, 7, 8, 9};
+};
+#endif
+#if defined(CUSHIM_NCCL)
+template <>
+struct recorded_statuses<ncclResult_t> {
+  static constexpr bool listed = true;
+  static constexpr int values[5] = {1, 4, 5, 6, 7};
 };
 #endif
 
@@ -130,6 +207,41 @@ bool answer_version(const char* name, R& result, A... args) {
 #if defined(CUSHIM_CUDA_DRIVER)
   if constexpr (sizeof...(A) == 1 && (number_out<A> && ...)) {
     if (std::strcmp(name, "cuDriverGetVersion") == 0) return answered(answer_int<R>(CUDA_VERSION, args...));
+  }
+#endif
+#if defined(CUSHIM_CUFFT)
+  if constexpr (sizeof...(A) == 1 && (number_out<A> && ...)) {
+    if (std::strcmp(name, "cufftGetVersion") == 0) return answered(answer_int<R>(CUFFT_VERSION, args...));
+  }
+#endif
+#if defined(CUSHIM_CURAND)
+  if constexpr (sizeof...(A) == 1 && (number_out<A> && ...)) {
+    if (std::strcmp(name, "curandGetVersion") == 0) return answered(answer_int<R>(CURAND_VERSION, args...));
+  }
+#endif
+#if defined(CUSHIM_CUSPARSE)
+  if constexpr (property_query<A...>) {
+    if (std::strcmp(name, "cusparseGetProperty") == 0) return answered(answer_property<R>(CUSPARSE_VER_MAJOR, CUSPARSE_VER_MINOR, CUSPARSE_VER_PATCH, args...));
+  }
+#endif
+#if defined(CUSHIM_CUSOLVER)
+  if constexpr (sizeof...(A) == 1 && (number_out<A> && ...)) {
+    if (std::strcmp(name, "cusolverGetVersion") == 0) return answered(answer_int<R>(CUSOLVER_VERSION, args...));
+  }
+#endif
+#if defined(CUSHIM_NVJITLINK)
+  if constexpr (sizeof...(A) == 2 && (number_out<A> && ...)) {
+    if (std::strcmp(name, "nvJitLinkVersion") == 0) return answered(answer_major_minor<R>((CUDART_VERSION) / 1000, (CUDART_VERSION) % 1000 / 10, args...));
+  }
+#endif
+#if defined(CUSHIM_NVML)
+  if constexpr (sizeof...(A) == 1 && (number_out<A> && ...)) {
+    if (std::strcmp(name, "nvmlSystemGetCudaDriverVersion") == 0) return answered(answer_int<R>(CUDART_VERSION, args...));
+  }
+#endif
+#if defined(CUSHIM_NCCL)
+  if constexpr (sizeof...(A) == 1 && (number_out<A> && ...)) {
+    if (std::strcmp(name, "ncclGetVersion") == 0) return answered(answer_int<R>(NCCL_VERSION_CODE, args...));
   }
 #endif
   ((void)args, ...);

@@ -8,6 +8,11 @@
 
 #include <string>
 
+#ifdef CUSHIM_NCCL_FILE
+#define CUSHIM_NCCL_FILE_OR_EMPTY CUSHIM_NCCL_FILE
+#else
+#define CUSHIM_NCCL_FILE_OR_EMPTY ""
+#endif
 
 namespace test_support {
 
@@ -20,6 +25,13 @@ inline std::string file_of(cushim::library lib) {
     case cushim::library::cublasLt: return CUSHIM_CUBLASLT_FILE;
     case cushim::library::nvrtc: return CUSHIM_NVRTC_FILE;
     case cushim::library::driver: return CUSHIM_DRIVER_FILE;
+    case cushim::library::cufft: return CUSHIM_CUFFT_FILE;
+    case cushim::library::curand: return CUSHIM_CURAND_FILE;
+    case cushim::library::cusparse: return CUSHIM_CUSPARSE_FILE;
+    case cushim::library::cusolver: return CUSHIM_CUSOLVER_FILE;
+    case cushim::library::nvjitlink: return CUSHIM_NVJITLINK_FILE;
+    case cushim::library::nvml: return CUSHIM_NVML_FILE;
+    case cushim::library::nccl: return CUSHIM_NCCL_FILE_OR_EMPTY;
   }
   return {};
 }
@@ -33,6 +45,13 @@ inline std::string key_of(cushim::library lib) {
     case cushim::library::cublasLt: return "cublasLt";
     case cushim::library::nvrtc: return "nvrtc";
     case cushim::library::driver: return "driver";
+    case cushim::library::cufft: return "cufft";
+    case cushim::library::curand: return "curand";
+    case cushim::library::cusparse: return "cusparse";
+    case cushim::library::cusolver: return "cusolver";
+    case cushim::library::nvjitlink: return "nvjitlink";
+    case cushim::library::nvml: return "nvml";
+    case cushim::library::nccl: return "nccl";
   }
   return {};
 }
@@ -47,6 +66,13 @@ inline bool has_override(cushim::library lib) {
     case cushim::library::cublasLt: return true;
     case cushim::library::nvrtc: return true;
     case cushim::library::driver: return false;
+    case cushim::library::cufft: return true;
+    case cushim::library::curand: return true;
+    case cushim::library::cusparse: return true;
+    case cushim::library::cusolver: return true;
+    case cushim::library::nvjitlink: return true;
+    case cushim::library::nvml: return false;
+    case cushim::library::nccl: return true;
   }
   return true;
 }

@@ -13,3 +13,27 @@
 #if defined(CUSHIM_CUDA_DRIVER)
 #include <cuda.h>
 #endif
+#if defined(CUSHIM_CUFFT)
+#include <cufft.h>
+#include <cufftXt.h>
+#endif
+#if defined(CUSHIM_CURAND)
+#include <curand.h>
+#endif
+#if defined(CUSHIM_CUSPARSE)
+#include <cusparse.h>
+#endif
+#if defined(CUSHIM_CUSOLVER)
+#include <cusolverDn.h>
+#include <cusolverSp.h>
+#include <cusolverRf.h>
+#endif
+#if defined(CUSHIM_NVJITLINK)
+#include <nvJitLink.h>
+#endif
+#if defined(CUSHIM_NVML)
+#include <nvml.h>
+#endif
+#if defined(CUSHIM_NCCL)
+#include <nccl.h>
+#endif

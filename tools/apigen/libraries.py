@@ -47,6 +47,8 @@ A library's fields (strings unless said otherwise):
                    "cudnn"}: its file of each major ("*": one for every major), which the test
                    builds read (tools/apigen/selection.py); "by" names the headers whose major
                    picks the file in a build
+  descriptor       {"file": its descriptor's file in detail/libraries/ (default <key>.hpp),
+                   "name": the descriptor (default <key>_descriptor)}
   headers          what a program includes before cushim when it opts in (default: the umbrella)
   shimmed_when     preprocessor condition under which its table is included (default: its
                    opt_in macro defined, else always)

@@ -8,6 +8,9 @@
 #define CUSHIM_TABLE_MIN_(table, major) CUSHIM_TABLE_##table##_##major##_MIN
 #define CUSHIM_PASTE(a, b) CUSHIM_PASTE_(a, b)
 #define CUSHIM_PASTE_(a, b) a##b
+// A table line's name as text, after CUSHIM_<TABLE>_NAME(base) has made it the export's.
+#define CUSHIM_NAME_TEXT(name) CUSHIM_NAME_TEXT_(name)
+#define CUSHIM_NAME_TEXT_(name) #name
 
 // cuDNN
 // Every cuDNN 8 and 9 release: 8.0 and 9.0, older than every manifest, get the 8.1 and 9.1 rule.
@@ -130,3 +133,195 @@
 #error "cushim: this cuda.h is older than the oldest release of its major that cushim's driver API table describes (CUSHIM_TABLE_CUDA_DRIVER_<major>_MIN)"
 #endif
 #endif  // defined(CUSHIM_CUDA_DRIVER)
+
+// cuFFT
+// cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink and NVML headers come with the toolkit and their
+// manifests are per toolkit release: their guards test CUDART_VERSION, as cuBLAS's do.
+#if defined(CUSHIM_CUFFT)
+#if !defined(CUFFT_VERSION)
+#error "cushim: CUSHIM_CUFFT needs <cufft.h> and <cufftXt.h> included before cushim"
+#elif (CUSHIM_CUDART_MAJOR) == 11
+#define CUSHIM_CUFFT_MAJOR 11
+#define CUSHIM_CUFFT_TABLE <cushim/api/cufft_11.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 12
+#define CUSHIM_CUFFT_MAJOR 12
+#define CUSHIM_CUFFT_TABLE <cushim/api/cufft_12.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 13
+#define CUSHIM_CUFFT_MAJOR 13
+#define CUSHIM_CUFFT_TABLE <cushim/api/cufft_13.inc>
+#else
+#error "cushim: unsupported cuFFT headers (CUDART_VERSION); cushim has tables of majors 11, 12, 13"
+#endif
+#if CUDART_VERSION < CUSHIM_TABLE_MIN(CUFFT, CUSHIM_CUFFT_MAJOR)
+#error "cushim: these CUDA headers are older than the oldest release of their major that cushim's cuFFT table describes (CUSHIM_TABLE_CUFFT_<major>_MIN)"
+#endif
+#endif  // defined(CUSHIM_CUFFT)
+
+// cuRAND
+#if defined(CUSHIM_CURAND)
+#if !defined(CURAND_VERSION)
+#error "cushim: CUSHIM_CURAND needs <curand.h> included before cushim"
+#elif (CUSHIM_CUDART_MAJOR) == 11
+#define CUSHIM_CURAND_MAJOR 11
+#define CUSHIM_CURAND_TABLE <cushim/api/curand_11.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 12
+#define CUSHIM_CURAND_MAJOR 12
+#define CUSHIM_CURAND_TABLE <cushim/api/curand_12.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 13
+#define CUSHIM_CURAND_MAJOR 13
+#define CUSHIM_CURAND_TABLE <cushim/api/curand_13.inc>
+#else
+#error "cushim: unsupported cuRAND headers (CUDART_VERSION); cushim has tables of majors 11, 12, 13"
+#endif
+#if CUDART_VERSION < CUSHIM_TABLE_MIN(CURAND, CUSHIM_CURAND_MAJOR)
+#error "cushim: these CUDA headers are older than the oldest release of their major that cushim's cuRAND table describes (CUSHIM_TABLE_CURAND_<major>_MIN)"
+#endif
+#endif  // defined(CUSHIM_CURAND)
+
+// cuSPARSE
+#if defined(CUSHIM_CUSPARSE)
+#if !defined(CUSPARSE_VERSION)
+#error "cushim: CUSHIM_CUSPARSE needs <cusparse.h> included before cushim"
+#elif (CUSHIM_CUDART_MAJOR) == 11
+#define CUSHIM_CUSPARSE_MAJOR 11
+#define CUSHIM_CUSPARSE_TABLE <cushim/api/cusparse_11.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 12
+#define CUSHIM_CUSPARSE_MAJOR 12
+#define CUSHIM_CUSPARSE_TABLE <cushim/api/cusparse_12.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 13
+#define CUSHIM_CUSPARSE_MAJOR 13
+#define CUSHIM_CUSPARSE_TABLE <cushim/api/cusparse_13.inc>
+#else
+#error "cushim: unsupported cuSPARSE headers (CUDART_VERSION); cushim has tables of majors 11, 12, 13"
+#endif
+#if CUDART_VERSION < CUSHIM_TABLE_MIN(CUSPARSE, CUSHIM_CUSPARSE_MAJOR)
+#error "cushim: these CUDA headers are older than the oldest release of their major that cushim's cuSPARSE table describes (CUSHIM_TABLE_CUSPARSE_<major>_MIN)"
+#endif
+#endif  // defined(CUSHIM_CUSPARSE)
+
+// cuSOLVER
+// cuSOLVER's dense (Dn), sparse (Sp) and refactorization (Rf) APIs: libcusolver. cusolverMg is a
+// library of its own (libcusolverMg), not shimmed.
+#if defined(CUSHIM_CUSOLVER)
+#if !defined(CUSOLVER_VERSION)
+#error "cushim: CUSHIM_CUSOLVER needs <cusolverDn.h>, <cusolverSp.h> and <cusolverRf.h> included before cushim"
+#elif (CUSHIM_CUDART_MAJOR) == 11
+#define CUSHIM_CUSOLVER_MAJOR 11
+#define CUSHIM_CUSOLVER_TABLE <cushim/api/cusolver_11.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 12
+#define CUSHIM_CUSOLVER_MAJOR 12
+#define CUSHIM_CUSOLVER_TABLE <cushim/api/cusolver_12.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 13
+#define CUSHIM_CUSOLVER_MAJOR 13
+#define CUSHIM_CUSOLVER_TABLE <cushim/api/cusolver_13.inc>
+#else
+#error "cushim: unsupported cuSOLVER headers (CUDART_VERSION); cushim has tables of majors 11, 12, 13"
+#endif
+#if CUDART_VERSION < CUSHIM_TABLE_MIN(CUSOLVER, CUSHIM_CUSOLVER_MAJOR)
+#error "cushim: these CUDA headers are older than the oldest release of their major that cushim's cuSOLVER table describes (CUSHIM_TABLE_CUSOLVER_<major>_MIN)"
+#endif
+#endif  // defined(CUSHIM_CUSOLVER)
+
+// nvJitLink
+// nvJitLink.h's inline functions call exports named after the headers' release (nvJitLinkCreate
+// calls __nvJitLinkCreate_13_0), which only a library of that release or newer has: the tables hold
+// the base names and CUSHIM_NVJITLINK_NAME appends the release.
+#if defined(CUSHIM_NVJITLINK)
+#if !defined(nvJitLink_INCLUDED)
+#error "cushim: CUSHIM_NVJITLINK needs <nvJitLink.h> included before cushim"
+#elif (CUSHIM_CUDART_MAJOR) == 12
+#define CUSHIM_NVJITLINK_MAJOR 12
+#define CUSHIM_NVJITLINK_TABLE <cushim/api/nvjitlink_12.inc>
+#elif (CUSHIM_CUDART_MAJOR) == 13
+#define CUSHIM_NVJITLINK_MAJOR 13
+#define CUSHIM_NVJITLINK_TABLE <cushim/api/nvjitlink_13.inc>
+#else
+#error "cushim: nvJitLink came with CUDA 12.0; cushim has nvJitLink tables of CUDA 12 and 13"
+#endif
+#if CUDART_VERSION < CUSHIM_TABLE_MIN(NVJITLINK, CUSHIM_NVJITLINK_MAJOR)
+#error "cushim: these CUDA headers are older than the oldest release of their major that cushim's nvJitLink table describes (CUSHIM_TABLE_NVJITLINK_<major>_MIN)"
+#endif
+#if CUDART_VERSION >= 12000 && CUDART_VERSION < 12010
+#define CUSHIM_NVJITLINK_SUFFIX _12_0
+#elif CUDART_VERSION >= 12010 && CUDART_VERSION < 12020
+#define CUSHIM_NVJITLINK_SUFFIX _12_1
+#elif CUDART_VERSION >= 12020 && CUDART_VERSION < 12030
+#define CUSHIM_NVJITLINK_SUFFIX _12_2
+#elif CUDART_VERSION >= 12030 && CUDART_VERSION < 12040
+#define CUSHIM_NVJITLINK_SUFFIX _12_3
+#elif CUDART_VERSION >= 12040 && CUDART_VERSION < 12050
+#define CUSHIM_NVJITLINK_SUFFIX _12_4
+#elif CUDART_VERSION >= 12050 && CUDART_VERSION < 12060
+#define CUSHIM_NVJITLINK_SUFFIX _12_5
+#elif CUDART_VERSION >= 12060 && CUDART_VERSION < 12070
+#define CUSHIM_NVJITLINK_SUFFIX _12_6
+#elif CUDART_VERSION >= 12070 && CUDART_VERSION < 12080
+#define CUSHIM_NVJITLINK_SUFFIX _12_7
+#elif CUDART_VERSION >= 12080 && CUDART_VERSION < 12090
+#define CUSHIM_NVJITLINK_SUFFIX _12_8
+#elif CUDART_VERSION >= 12090 && CUDART_VERSION < 12100
+#define CUSHIM_NVJITLINK_SUFFIX _12_9
+#elif CUDART_VERSION >= 13000 && CUDART_VERSION < 13010
+#define CUSHIM_NVJITLINK_SUFFIX _13_0
+#elif CUDART_VERSION >= 13010 && CUDART_VERSION < 13020
+#define CUSHIM_NVJITLINK_SUFFIX _13_1
+#elif CUDART_VERSION >= 13020 && CUDART_VERSION < 13030
+#define CUSHIM_NVJITLINK_SUFFIX _13_2
+#elif CUDART_VERSION >= 13030 && CUDART_VERSION < 13040
+#define CUSHIM_NVJITLINK_SUFFIX _13_3
+#elif CUDART_VERSION >= 13040 && CUDART_VERSION < 13050
+#define CUSHIM_NVJITLINK_SUFFIX _13_4
+#elif CUDART_VERSION >= 13050 && CUDART_VERSION < 13060
+#define CUSHIM_NVJITLINK_SUFFIX _13_5
+#elif CUDART_VERSION >= 13060 && CUDART_VERSION < 13070
+#define CUSHIM_NVJITLINK_SUFFIX _13_6
+#elif CUDART_VERSION >= 13070 && CUDART_VERSION < 13080
+#define CUSHIM_NVJITLINK_SUFFIX _13_7
+#elif CUDART_VERSION >= 13080 && CUDART_VERSION < 13090
+#define CUSHIM_NVJITLINK_SUFFIX _13_8
+#elif CUDART_VERSION >= 13090 && CUDART_VERSION < 13100
+#define CUSHIM_NVJITLINK_SUFFIX _13_9
+#else
+#error "cushim: nvJitLink's exported names carry the headers' release, and cushim knows none for CUDART_VERSION here"
+#endif
+#define CUSHIM_NVJITLINK_NAME(base) CUSHIM_PASTE(base, CUSHIM_NVJITLINK_SUFFIX)
+#endif  // defined(CUSHIM_NVJITLINK)
+
+// NVML
+// NVML is the driver's, which runs programs of older CUDA releases: headers of a CUDA major after
+// the newest table's get that table.
+#if defined(CUSHIM_NVML)
+#if !defined(NVML_API_VERSION)
+#error "cushim: CUSHIM_NVML needs <nvml.h> included before cushim"
+#elif (CUSHIM_CUDART_MAJOR) == 11
+#define CUSHIM_NVML_MAJOR 11
+#define CUSHIM_NVML_TABLE <cushim/api/nvml_11.inc>
+#elif (CUSHIM_CUDART_MAJOR) >= 12
+#define CUSHIM_NVML_MAJOR 12
+#define CUSHIM_NVML_TABLE <cushim/api/nvml_12.inc>
+#else
+#error "cushim: unsupported NVML headers (CUDART_VERSION); cushim has tables of majors 11, 12"
+#endif
+#if CUDART_VERSION < CUSHIM_TABLE_MIN(NVML, CUSHIM_NVML_MAJOR)
+#error "cushim: these CUDA headers are older than the oldest release of their major that cushim's NVML table describes (CUSHIM_TABLE_NVML_<major>_MIN)"
+#endif
+#endif  // defined(CUSHIM_NVML)
+
+// NCCL
+// NCCL is versioned on its own (2.x), and its nccl.h says which: NCCL_VERSION_CODE.
+#if defined(CUSHIM_NCCL)
+#ifdef _WIN32
+#error "cushim: NCCL ships for Linux only; define CUSHIM_NCCL only in Linux builds"
+#endif
+#if !defined(NCCL_VERSION_CODE)
+#error "cushim: CUSHIM_NCCL needs <nccl.h> included before cushim"
+#elif (NCCL_MAJOR) == 2
+#define CUSHIM_NCCL_MAJOR 2
+#define CUSHIM_NCCL_TABLE <cushim/api/nccl_2.inc>
+#else
+#error "cushim: unsupported NCCL version (NCCL_MAJOR); cushim supports NCCL 2"
+#endif
+#if NCCL_VERSION_CODE < CUSHIM_TABLE_MIN(NCCL, CUSHIM_NCCL_MAJOR)
+#error "cushim: this nccl.h is older than the oldest NCCL release cushim's table describes (CUSHIM_TABLE_NCCL_2_MIN)"
+#endif
+#endif  // defined(CUSHIM_NCCL)
