@@ -69,6 +69,21 @@ class dependency_resolver {
   dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path)
       : cache_(cache_bytes), library_path_(std::move(library_path)) {}
 
+  // Another process than this one (a framework's Python process, worked out by the doctor's
+  // discovery): its cache bytes, its LD_LIBRARY_PATH and the libraries it has loaded, none of
+  // this process's.
+  dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path,
+                      std::vector<loaded_object> loaded)
+      : cache_(cache_bytes), library_path_(std::move(library_path)), loaded_(std::move(loaded)), loaded_listed_(true) {}
+
+  // That other process has loaded `objects` now: later answers find them there. Answers about
+  // files stay; the dependency walks, which depend on what is loaded, are made again.
+  void assume_loaded(std::vector<loaded_object> objects) {
+    loaded_ = std::move(objects);
+    loaded_listed_ = true;
+    closure_.clear();
+  }
+
   // The file the loader would use for `name` when the library at `requester_path` needs it (its
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
   // there was skipped.
