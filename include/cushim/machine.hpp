@@ -60,6 +60,7 @@ struct toolkit {
 
 // A library a framework needs, found as that framework's loader finds it.
 struct library_load {
+  std::string library;         // "cuDNN", "CUDA runtime", "cuBLAS", "cuBLASLt"
   std::string name;            // libcudnn.so.9, cudnn64_8.dll
   std::string path;            // empty: not found
   std::string version;         // "9.1.0.70"; empty when its files do not say

@@ -10,7 +10,7 @@ namespace detail {
 namespace {
 
 constexpr const char* source_cuda_compatibility =
-    "docs.nvidia.com/deploy/cuda-compatibility (minor version compatibility)";
+    "docs.nvidia.com/deploy/cuda-compatibility, minor version compatibility";
 
 // The oldest driver that runs every release of a CUDA major (minor version compatibility).
 struct minimum_driver_row {
@@ -35,7 +35,7 @@ struct toolkit_driver_row {
   const char* source;
 };
 
-constexpr const char* source_toolkit_drivers = "CUDA Toolkit release notes, table 3 (toolkit driver versions)";
+constexpr const char* source_toolkit_drivers = "CUDA Toolkit release notes, toolkit driver versions";
 constexpr toolkit_driver_row toolkit_drivers[] = {
     {"11.0.2", "450.51.05", "451.48", source_toolkit_drivers},
     {"11.1", "455.23", "456.38", source_toolkit_drivers},

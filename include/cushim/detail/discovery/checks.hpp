@@ -26,24 +26,20 @@ inline std::string cuda_text(int version) {
 
 inline std::string sm_text(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
 
-// "525.60.13 or newer (NVIDIA's minimum for CUDA 12.x)"; empty for a major without one here.
-inline std::string minimum_driver_text(int cuda_major) {
+// The minimum driver of a CUDA major on this platform ("525.60.13"); null where the data has none.
+inline const char* minimum_driver_of(int cuda_major, const char** source = nullptr) {
   const minimum_driver_row* row = minimum_driver_for(cuda_major);
-  const char* driver = !row ? nullptr : platform::windows_names ? row->windows_driver : row->linux_driver;
-  if (!driver) return {};
-  return std::string(driver) + " or newer (NVIDIA's minimum for CUDA " + std::to_string(cuda_major) + ".x, " +
-         row->source + ")";
+  if (row && source) *source = row->source;
+  return !row ? nullptr : platform::windows_names ? row->windows_driver : row->linux_driver;
 }
 
-// "; 550.54.14 runs everything in CUDA 12.4 (its toolkit's own driver)", where the data has it.
-inline std::string toolkit_driver_text(const std::string& version) {
+// "550.54.14", the driver a toolkit release ships with, where the data has it.
+inline const char* toolkit_driver_of(const std::string& version) {
   for (const toolkit_driver_row& row : toolkit_drivers) {
     const char* driver = platform::windows_names ? row.windows_driver : row.linux_driver;
-    if (!driver || leading_parts(row.toolkit, 2) != leading_parts(version, 2)) continue;
-    return "; " + std::string(driver) + " runs everything in CUDA " + row.toolkit + ", PTX JIT included (" +
-           row.source + ")";
+    if (driver && leading_parts(row.toolkit, 2) == leading_parts(version, 2)) return driver;
   }
-  return {};
+  return nullptr;
 }
 
 // The driver against something built for CUDA `version` ("12.4"): a problem for a newer major, a
@@ -56,15 +52,23 @@ inline void check_against_driver(const machine::options& o, const std::string& v
       supported = o.driver_cuda_version / 1000 * 100 + o.driver_cuda_version % 1000 / 10;
   std::string driver = "the NVIDIA driver" + (o.driver_version.empty() ? "" : " (" + o.driver_version + ")");
   if (built / 100 > supported / 100) {
-    std::string minimum = minimum_driver_text(built / 100);
+    const char* source = nullptr;
+    const char* minimum = minimum_driver_of(built / 100, &source);
+    const char* own = toolkit_driver_of(version);
+    std::string major = std::to_string(built / 100);
     problems.push_back(
         {"driver_too_old",
          driver + " supports CUDA up to " + cuda_text(o.driver_cuda_version) + ", older than the CUDA " + version +
              " " + subject,
          path,
-         "its CUDA calls fail with cudaErrorInsufficientDriver (35): \"CUDA driver version is insufficient for CUDA "
-         "runtime version\"",
-         "update the driver" + (minimum.empty() ? std::string() : " to " + minimum) + toolkit_driver_text(version) +
+         "its CUDA calls fail with cudaErrorInsufficientDriver (35, \"CUDA driver version is insufficient for CUDA "
+         "runtime version\")" +
+             (minimum ? std::string(": CUDA ") + major + ".x needs driver " + minimum + " or newer (" + source + ")"
+                      : std::string()),
+         "update the NVIDIA driver" + (minimum ? std::string(" to ") + minimum + " or newer" : std::string()) +
+             (own ? std::string(" (") + own + " or newer runs everything in CUDA " + leading_parts(version, 2) +
+                        ", PTX JIT included)"
+                  : std::string()) +
              "; or " + builds_fix});
   } else if (built > supported) {
     notes.push_back(driver + " supports CUDA up to " + cuda_text(o.driver_cuda_version) + ", older than the CUDA " +
@@ -290,23 +294,16 @@ inline void check_selection(const context& ctx, machine::findings& f) {
   }
 }
 
-// "124" for "12.4": the tag of a torch wheel index for a CUDA the driver supports.
-inline std::string cuda_tag(int cuda_version) {
-  return std::to_string(cuda_version / 1000) + std::to_string(cuda_version % 1000 / 10);
-}
-
 // How to install a framework's CUDA build, for the driver of this machine where it is known.
 inline std::string install_text(const machine::options& o, const framework_spec& spec) {
   std::string text = spec.cuda_install;
   std::size_t at = text.find("{cuda}");
   if (at == std::string::npos) return text;
-  if (o.driver_found && o.driver_cuda_version > 0) {
-    text.replace(at, 6, cuda_tag(o.driver_cuda_version));
-    return text + " (or the tag of an older CUDA: the driver supports CUDA up to " + cuda_text(o.driver_cuda_version) +
-           ")";
-  }
   text.replace(at, 6, "XY");
-  return text + ", with cuXY a CUDA the driver supports (nvidia-smi says which)";
+  if (o.driver_found && o.driver_cuda_version > 0) {
+    return text + ", for a CUDA X.Y up to " + cuda_text(o.driver_cuda_version) + " (what this driver supports)";
+  }
+  return text + ", for a CUDA X.Y the driver supports (nvidia-smi shows which)";
 }
 
 // The GPUs against the architectures a framework is built for, where its files or the data say.

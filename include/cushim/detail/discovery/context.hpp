@@ -88,6 +88,34 @@ inline bool is_utf8(std::string_view text) {
   return true;
 }
 
+// The path without "." and "x/.." parts, as a person reads it (a RUNPATH's $ORIGIN/../../nvidia);
+// links are not followed.
+inline std::string lexically_normal(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  std::string prefix;
+  if (!path.empty() && (path[0] == '/' || path[0] == '\\')) prefix = path.substr(0, 1), start = 1;
+  while (start <= path.size()) {
+    std::size_t end = path.find_first_of("/\\", start);
+    if (end == std::string::npos) end = path.size();
+    std::string part = path.substr(start, end - start);
+    if (part == "..") {
+      if (!parts.empty() && parts.back() != "..") {
+        parts.pop_back();
+      } else {
+        parts.push_back(part);
+      }
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    start = end + 1;
+  }
+  std::string out = prefix;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    out += (i ? std::string(1, platform::folder_separator) : "") + parts[i];
+  return out;
+}
+
 inline void add_unique(std::vector<std::string>& items, const std::string& item) {
   for (const std::string& known : items) {
     if (known == item) return;

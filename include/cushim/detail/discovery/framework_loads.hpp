@@ -58,14 +58,15 @@ class wheel_files {
 // resource), with the source.
 inline machine::library_load describe_load(const std::string& name, const std::string& path, const wheel_files& wheels,
                                            const char* version_symbol = nullptr) {
-  machine::library_load load{name, path, {}, {}};
+  const char* library = platform::cuda_library_display(name);
+  machine::library_load load{library ? library : "", name, lexically_normal(path), {}, {}};
   if (path.empty()) return load;
-  if (const machine::wheel* w = wheels.owner(path)) {
+  if (const machine::wheel* w = wheels.owner(load.path)) {
     load.version = w->version;
     load.version_source = "its wheel, " + w->name + " " + w->version;
     return load;
   }
-  load.version = platform::cudnn_file_version(path, version_symbol, load.version_source);
+  load.version = platform::cudnn_file_version(load.path, version_symbol, load.version_source);
   return load;
 }
 

@@ -221,7 +221,7 @@ inline void read_python_version(const std::string& prefix, const std::vector<std
       std::vector<int> parts;
       if (version_numbers(v, parts)) {
         e.python_version = leading_parts(v, 3);
-        e.version_source = std::string("pyvenv.cfg (") + key + ")";
+        e.version_source = std::string("pyvenv.cfg") + (key == std::string("version") ? "" : ", version_info");
         return;
       }
     }
@@ -317,8 +317,14 @@ inline void find_environments(const context& ctx, machine::findings& f) {
     std::vector<std::string> series = platform::python_series_in(e.path, e.notes);
     read_python_version(e.path, series, e);
     if (series.empty() && !e.python_version.empty()) series.push_back(leading_parts(e.python_version, 2));
+    std::vector<platform::file_identity> seen;  // lib64 is often a link to lib
     for (const std::string& s : series) {
-      for (const std::string& dir : platform::site_packages_of(ctx, e.path, s)) add_unique(e.site_packages, dir);
+      for (const std::string& dir : platform::site_packages_of(ctx, e.path, s)) {
+        platform::file_identity id = platform::identity_of(dir);
+        if (id.known() && std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+        seen.push_back(id);
+        add_unique(e.site_packages, dir);
+      }
     }
     if (e.python_version.empty()) e.notes.push_back("no file here names its Python version");
     if (e.site_packages.empty()) e.notes.push_back("no site-packages folder: no packages are installed here");

@@ -71,6 +71,7 @@ inline void framework_json(std::string& out, const machine::framework& fw) {
   o.field("native_file", fw.native_file);
   append_json_array(o.raw("loads"), fw.loads, [&](const machine::library_load& l) {
     json_object(out)
+        .field("library", l.library)
         .field("name", l.name)
         .field("path", l.path)
         .field("version", l.version)

@@ -56,9 +56,10 @@ inline void append_toolkit(std::string& out, const machine::toolkit& t) {
   append_details(out, t.notes, t.problems, "    ");
 }
 
+// "cuDNN 9.1.0.70 from /.../nvidia/cudnn/lib/libcudnn.so.9".
 inline std::string load_text(const machine::library_load& l) {
-  return l.name + (l.path.empty() ? " (not found)"
-                                  : " " + (l.version.empty() ? std::string() : l.version + " ") + "from " + l.path);
+  std::string name = l.library.empty() ? l.name : l.library;
+  return name + (l.version.empty() ? "" : " " + l.version) + (l.path.empty() ? " (not found)" : " from " + l.path);
 }
 
 inline void append_framework(std::string& out, const machine::framework& fw) {

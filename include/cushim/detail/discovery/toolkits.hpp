@@ -137,6 +137,10 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
 
   std::vector<platform::file_identity> identities;
   for (const toolkit_candidate& c : candidates) {
+    if (platform::check_path(c.path).kind == platform::path_kind::loop) {
+      add_unique(f.notes, c.path + " (" + c.found_by + ") is a symbolic link loop: not examined");
+      continue;
+    }
     platform::file_identity id = platform::identity_of(c.path);
     machine::toolkit* same = nullptr;
     for (std::size_t i = 0; i < f.toolkits.size(); ++i) {

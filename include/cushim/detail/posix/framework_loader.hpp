@@ -86,8 +86,8 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
           {"shadowed_by_library_path",
            "LD_LIBRARY_PATH puts another " + load.name + " before the one " + fw.name + " is built to load", load.path,
            fw.name + " loads " + load.path + " (" + (load.version.empty() ? "version unknown" : load.version) +
-               ") from LD_LIBRARY_PATH, which the loader searches before the RUNPATH that leads to " + meant + " (" +
-               (other.version.empty() ? "version unknown" : other.version) + ", " + other.version_source +
+               ") from LD_LIBRARY_PATH, which the loader searches before the RUNPATH that leads to " + other.path +
+               " (" + (other.version.empty() ? "version unknown" : other.version) + ", " + other.version_source +
                "): a library of another release than the one " + fw.name + " " + fw.version +
                " was built and tested with",
            "remove " + parent_dir(load.path) + " from LD_LIBRARY_PATH when running " + fw.name +

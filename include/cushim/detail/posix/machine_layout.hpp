@@ -68,13 +68,13 @@ inline std::string version_in_file_name(const std::string& path) {
 inline std::string cudnn_file_version(const std::string& path, const char* version_symbol, std::string& source) {
   std::string version = version_in_file_name(path);
   if (!version.empty()) {
-    source = "its file name (" + file_name_of(final_link_target(path)) + ")";
+    source = "its file name, " + file_name_of(final_link_target(path));
     return discovery::leading_parts(version, 3);
   }
   std::uint32_t packed = 0;
   file_source file(path);
   if (version_symbol && read_elf_symbol_bytes(file, version_symbol, &packed, sizeof packed)) {
-    source = std::string("its version word (") + version_symbol + ")";
+    source = std::string("its version word ") + version_symbol;
     return std::to_string(packed >> 16 & 0xff) + "." + std::to_string(packed >> 8 & 0xff) + "." +
            std::to_string(packed & 0xff);
   }

@@ -89,7 +89,7 @@ inline std::string cudnn_file_version(const std::string& path, const char*, std:
   if (!discovery::version_numbers(info.file_version, parts) || parts.size() < 3 || parts[0] < 7 || parts[0] > 99) {
     return {};
   }
-  source = "its version resource (FileVersion " + info.file_version + ")";
+  source = "its FileVersion " + info.file_version;
   return discovery::leading_parts(info.file_version, 3);
 }
 
