@@ -355,7 +355,7 @@ inline void check_architectures(const machine::options& o, machine::framework& f
 inline void check_framework(const machine::options& o, const std::string& site, const found_framework& found,
                             const machine::environment& e, machine::framework& fw) {
   const framework_spec& spec = *found.spec;
-  std::string file = spec.version_file ? join_path(site, spec.version_file) : fw.native_file;
+  std::string file = spec.version_file ? native_path(site, spec.version_file) : fw.native_file;
   if (fw.build == "cpu") {
     fw.problems.push_back(
         {"cpu_only_build", fw.name + " " + fw.version + " is a CPU-only build", file,
@@ -374,7 +374,7 @@ inline void check_framework(const machine::options& o, const std::string& site, 
       (platform::windows_names ? spec.windows_native : spec.linux_native)[0]) {
     fw.problems.push_back({"framework_files_missing",
                            fw.name + " " + fw.version + " is a CUDA build but its CUDA library is missing",
-                           join_path(site, (platform::windows_names ? spec.windows_native : spec.linux_native)[0]),
+                           native_path(site, (platform::windows_names ? spec.windows_native : spec.linux_native)[0]),
                            "its CUDA support cannot load: a partial install, or files removed by another package",
                            "pip install --force-reinstall " + fw.distribution + "==" + fw.version});
   }

@@ -139,28 +139,26 @@ inline std::string advice_for(const std::string& file) {
   return {};
 }
 
-// cuDNN's own loads of its sub-libraries by name, from the process the framework made: each one
-// it would not find, or would find of another release than `main`, is a problem of `fw`.
+// cuDNN's own loads of its sub-libraries by name, from the process the framework made: those it
+// would not find (one problem), and each it would find of another release than `main`.
 // `locate(file, searched)` answers as the platform's loader does from cuDNN's main library.
 template <class Locate>
 void check_cudnn_by_name(const machine::library_load& main, int major, const wheel_files& wheels, Locate locate,
                          const std::string& context_text, machine::framework& fw) {
   std::string release = leading_parts(main.version, 3);
   long encoded = cudnn_version_from_text(release.c_str());
+  std::vector<std::string> missing, first_searched;
+  bool root_missing = false;
   for (const sublibrary_spec& spec : cudnn_sublibrary_specs(major)) {
     std::string file = sublibrary_file_name(spec.name, major);
     std::vector<std::string> searched;
     std::string found = locate(file, searched);
     if (found.empty()) {
       if (spec.since && (encoded == 0 || encoded < spec.since)) continue;  // not part of this release
-      if (spec.role == sublibrary_role::engines && spec.since) continue;   // loaded only for the engines it has
-      fw.problems.push_back(
-          {"cudnn_sublibrary_not_found", "cuDNN's own load of " + file + " by name finds nothing", main.path,
-           "cuDNN (" + main.path + ") loads its sub-libraries by name when it starts; " + context_text +
-               " that search looks in: " + joined(searched) + ". cuDNN then fails with " +
-               (spec.role == sublibrary_role::root ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call"
-                                                   : "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED when it needs " + file),
-           platform::by_name_fix(main.path, file)});
+      if (spec.role == sublibrary_role::engines && spec.since) continue;    // loaded only for the engines it has
+      if (missing.empty()) first_searched = searched;
+      missing.push_back(file);
+      root_missing = root_missing || spec.role == sublibrary_role::root;
       continue;
     }
     machine::library_load sub = describe_load(file, found, wheels, spec.version_symbol);
@@ -174,9 +172,19 @@ void check_cudnn_by_name(const machine::library_load& main, int major, const whe
              file + " that search meets is of another release (" + sub.version_source +
              "): cuDNN fails with CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH",
          "remove the other release's folder (" + parent_dir(found) + ") from where the search looks (" +
-             platform::by_name_places() + "), or install cuDNN " + release + "'s own " + file + " beside " +
-             main.path});
+             platform::by_name_places() + "), or install cuDNN " + release + "'s own " + file + " beside " + main.path});
   }
+  if (missing.empty()) return;
+  fw.problems.push_back(
+      {"cudnn_sublibrary_not_found",
+       "cuDNN's own load" + std::string(missing.size() == 1 ? " of " : "s of ") + joined(missing) + " by name " +
+           (missing.size() == 1 ? "finds" : "find") + " nothing",
+       main.path,
+       "cuDNN (" + main.path + ") loads its sub-libraries by name when it starts; " + context_text + " the search for " +
+           missing.front() + " looks in: " + joined(first_searched) + ". cuDNN then fails with " +
+           (root_missing ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call"
+                         : "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED when it needs one of them"),
+       platform::by_name_fix(main.path, missing.front())});
 }
 
 }  // namespace discovery

@@ -59,7 +59,8 @@ inline machine::findings discover(const machine::options& o) {
   find_cudnn_variables(ctx, f);
   find_environments(ctx, f);
   text_file cache;
-  if (platform::loader_cache_file) cache = read_text(ctx.system_path(platform::loader_cache_file), cache_file_limit);
+  std::string cache_file = platform::loader_cache_path(ctx);
+  if (!cache_file.empty()) cache = read_text(cache_file, cache_file_limit);
   examine_environments(ctx, cache.text, f);
   for (machine::toolkit& t : f.toolkits) check_toolkit(o, t);
   for (const machine::cudnn_install& c : f.cudnn) {

@@ -28,8 +28,8 @@ struct environment_candidate {
 // The prefix an interpreter runs with: the venv whose pyvenv.cfg is beside its folder (links not
 // followed, as Python finds it), else the prefix of the file its links lead to.
 inline std::string prefix_for_interpreter(const std::string& interpreter) {
-  std::string near = platform::prefix_of_interpreter(interpreter);
-  if (platform::check_path(join_path(near, "pyvenv.cfg")).kind == platform::path_kind::file) return near;
+  std::string beside = platform::prefix_of_interpreter(interpreter);
+  if (platform::check_path(join_path(beside, "pyvenv.cfg")).kind == platform::path_kind::file) return beside;
   return platform::prefix_of_interpreter(platform::canonical_path(interpreter));
 }
 

@@ -63,6 +63,11 @@ inline std::string version_in_file_name(const std::string& path) {
   return version;
 }
 
+// Where a version in a library's file was read, for a person: "file name libcudart.so.12.4.127".
+inline std::string version_file_text(const std::string& path) {
+  return "file name " + file_name_of(final_link_target(path));
+}
+
 // A cuDNN file's version from the file alone: its real file name, else the 4-byte version word
 // its sub-libraries export; `source` says which. Empty when neither says.
 inline std::string cudnn_file_version(const std::string& path, const char* version_symbol, std::string& source) {
@@ -129,8 +134,8 @@ inline int cudnn_major_of_main(const std::string& name) {
   return 0;
 }
 
-// The system loader's cache of library locations, read for the framework loaders; null: none.
-constexpr const char* loader_cache_file = "/etc/ld.so.cache";
+// The system loader's cache of library locations, read for the framework loaders.
+inline std::string loader_cache_path(const discovery::context& ctx) { return ctx.system_path("/etc/ld.so.cache"); }
 
 // --- How a loader searches ------------------------------------------------------------------
 

@@ -76,7 +76,7 @@ inline void check_cudnn(const loader_input& in, const dependency_resolver& resol
       user_dirs.empty() ? "from " + fw.name + "'s process,"
                         : "LoadLibraryExW with 0x1100 (as " + fw.name +
                               " loads) finds DLLs in the folders it added with os.add_dll_directory (" +
-                              discovery::joined(user_dirs) + "), but a load by bare name does not search them:";
+                              joined(user_dirs) + "), but a load by bare name does not search them:";
   discovery::check_cudnn_by_name(
       discovery::describe_load(file_name_of(cudnn_path), cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) {
@@ -172,7 +172,7 @@ inline void simulate_torch(const loader_input& in, discovery::found_framework& f
          !advice.empty()
              ? advice
              : "put " + file_name_of(m.name) + " into " + torch_lib + " or into one of the folders torch adds (" +
-                   discovery::joined(user_dirs) + "); reinstalling " + fw.distribution + " " + fw.version +
+                   joined(user_dirs) + "); reinstalling " + fw.distribution + " " + fw.version +
                    " restores the files it ships"});
     return;
   }
@@ -225,7 +225,7 @@ inline void simulate_extension(const loader_input& in, discovery::found_framewor
                              fw.name + "'s files name " + name +
                                  " as the library it loads when it first uses the GPU; a load by bare "
                                  "name searches " +
-                                 by_name_places() + ": " + discovery::joined(searched),
+                                 by_name_places() + ": " + joined(searched),
                              "install the CUDA " + fw.cuda + " runtime and cuDNN " + fw.cudnn + " " + fw.name +
                                  " was built for, and put their bin folders on PATH"});
       continue;

@@ -81,6 +81,8 @@ inline std::string version_in_file_name(const std::string& path) {
   return parts[0] >= 7 && parts[0] < 100 && parts.size() >= 3 ? info.file_version : std::string();
 }
 
+inline std::string version_file_text(const std::string& path) { return "FileVersion of " + file_name_of(path); }
+
 // A cuDNN DLL's version from its version resource (FileVersion "8.5.0.96": "8.5.0").
 inline std::string cudnn_file_version(const std::string& path, const char*, std::string& source) {
   file_source file(path);
@@ -138,8 +140,8 @@ inline int cudnn_major_of_main(const std::string& name) {
   return 0;
 }
 
-// The system loader's cache of library locations, read for the framework loaders; null: none.
-constexpr const char* loader_cache_file = nullptr;
+// Windows' loader keeps no cache of library locations.
+inline std::string loader_cache_path(const discovery::context&) { return {}; }
 
 // --- How a loader searches ------------------------------------------------------------------
 
