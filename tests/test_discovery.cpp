@@ -218,6 +218,67 @@ TEST_CASE("compatibility data: every row as its source gives it") {
   CHECK(contains(wheel_architectures[0].source, "pytorch/pytorch#157517"));
 }
 
+TEST_CASE("the small readers: Python assignments, METADATA, pyvenv.cfg, version.json, #defines, paths") {
+  using namespace cushim::detail::discovery;
+  // torch 2.1's untyped version.py, 2.2's typed one, TensorFlow's build_info in both forms.
+  auto untyped = python_assignments("__version__ = '2.1.0+cu118'\ndebug = False\ncuda = '11.8'\nhip = None\n");
+  REQUIRE(find_value(untyped, "__version__"));
+  CHECK(find_value(untyped, "__version__")->text == "2.1.0+cu118");
+  CHECK(find_value(untyped, "cuda")->type == py_value::kind::string);
+  CHECK(find_value(untyped, "hip")->type == py_value::kind::none);
+  CHECK(find_value(untyped, "debug")->text == "False");
+  auto typed = python_assignments(
+      "from typing import Optional\n\n__all__ = ['__version__', 'cuda']\n"
+      "cuda: Optional[str] = '12.4'\nhip: Optional[str] = None\n");
+  CHECK(find_value(typed, "cuda")->text == "12.4");
+  CHECK(find_value(typed, "__all__")->items == std::vector<std::string>{"__version__", "cuda"});
+  auto build_info = python_assignments(
+      "build_info = collections.OrderedDict()\nbuild_info['cuda_version'] = '64_112'\n"
+      "build_info['cuda_compute_capabilities'] = [\n    'sm_35',\n    'sm_50',\n]\nbuild_info['is_cuda_build'] = "
+      "True\n");
+  CHECK(find_value(build_info, "cuda_version")->text == "64_112");
+  CHECK(find_value(build_info, "cuda_compute_capabilities")->items == std::vector<std::string>{"sm_35", "sm_50"});
+  auto literal = python_assignments("build_info = {\n  'cuda_version': \"12.1\",\n  'is_rocm_build': False,\n}\n");
+  CHECK(find_value(literal, "cuda_version")->text == "12.1");
+  CHECK(find_value(literal, "is_rocm_build")->text == "False");
+  CHECK(python_assignments(std::string("\x00\xff\xfe == = '\n[[[[\n", 16)).empty());
+  CHECK(python_assignments("a == 'b'\n1x = 2\n").empty());
+  CHECK(build_version_text("64_112") == "11.2");
+  CHECK(build_version_text("64_8") == "8");
+  CHECK(build_version_text("12.1") == "12.1");
+  CHECK(cuda_in_name("jax_cuda12_plugin") == "12");
+  CHECK(cuda_in_name("cupy_cuda13x") == "13");
+  CHECK(cuda_in_name("cupy").empty());
+  // METADATA: the headers before the first empty line only.
+  auto headers = metadata_headers(
+      "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n"
+      "Requires-Dist: nvidia-cublas-cu12\n\nVersion: 0.0 (the description)\n");
+  CHECK(header_value(headers, "Name") == "nvidia-cudnn-cu12");
+  CHECK(header_value(headers, "Version") == "9.1.0.70");
+  CHECK(header_value(headers, "Requires-Dist") == "nvidia-cublas-cu12");
+  CHECK(config_value("home = /usr/bin\nversion_info = 3.12.3.final.0\n", "version_info") == "3.12.3.final.0");
+  CHECK(config_value("home = /usr/bin\n", "version").empty());
+  // version.json: the "cuda" entry's version, not another component's.
+  CHECK(version_json_cuda("{\"cuda_cudart\":{\"version\":\"12.4.127\"},\"cuda\" : {\"name\":\"CUDA SDK\",\"version\" : "
+                          "\"12.4.1\"}}") == "12.4.1");
+  CHECK(version_json_cuda("{\"cuda\": \"12.4\"}").empty());
+  CHECK(version_txt_cuda("CUDA Version 11.0.228\n") == "11.0.228");
+  CHECK(define_value("#define CUDNN_MAJOR 8\n#define CUDNN_MINOR_X 1\n#  define CUDNN_MINOR 9\n", "CUDNN_MINOR") ==
+        "9");
+  CHECK(define_value("#define PY_VERSION      \"3.11.7\"\n", "PY_VERSION") == "3.11.7");
+  CHECK(compare_versions("9.10.0", "9.10.2") < 0);
+  CHECK(compare_versions("9.20.0.48", "9.20.0") > 0);
+  CHECK(compare_versions("12.4", "12.4.0") == 0);
+  CHECK(cuda_minor_key("12.4.1") == 1204);
+  CHECK(cuda_minor_key("garbage") == 0);
+  CHECK(leading_parts("9.1.0.70", 3) == "9.1.0");
+  CHECK(lexically_normal("/a/torch/lib/../../nvidia/./cudnn/lib") == "/a/nvidia/cudnn/lib");
+  CHECK(lexically_normal("../x/../../y") == "../../y");
+  CHECK(lexically_normal("//server/share/a/../b") == "//server/share/b");
+  CHECK(size_text(100u << 20) == "100 MiB");
+  CHECK(size_text(1000) == "1000 bytes");
+}
+
 TEST_CASE("a torch 2.5.1+cu124 venv with its wheels: one line, and the CUDA and cuDNN it would load") {
   fake_machine m;
   std::string site = active_venv(m);
@@ -636,6 +697,30 @@ TEST_CASE("torch without its cuDNN wheel: the import fails, with the chain and e
         "nvidia-* wheels it requires; or put a folder that has libcudnn.so.9 on LD_LIBRARY_PATH");
   // The wheel's record says cuDNN should be there: its version is still the wheel's, but the files are gone.
   check_parity(f);
+}
+
+TEST_CASE("a cuDNN wheel without its root sub-library: cuDNN's own by-name load finds nothing") {
+  fake_machine m;
+  std::string site = active_venv(m);
+  m.torch_cu124(site);
+  std::string lib = site + "/nvidia/cudnn/lib";
+  std::filesystem::remove(lib + "/libcudnn_graph.so.9");
+  machine::findings f = discover(m);
+  const machine::framework& torch = framework_named(environment_at(f, m.path("home/user/proj/.venv")), "torch");
+  check_problem(
+      f, torch.problems,
+      {"cudnn_sublibrary_not_found", "cuDNN's own load of libcudnn_graph.so.9 by name finds nothing",
+       lib + "/libcudnn.so.9",
+       "cuDNN (" + lib +
+           "/libcudnn.so.9) loads its sub-libraries by name when it starts; from torch's process, the search for "
+           "libcudnn_graph.so.9 looks in: " +
+           lib +
+           ", ld.so.cache: no entry, /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib64, /usr/lib64, "
+           "/lib, /usr/lib. cuDNN then fails with CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call",
+       "install every file of that cuDNN release beside " + lib +
+           "/libcudnn.so.9 (reinstall its wheel or archive: libcudnn_graph.so.9 belongs to it), or put the "
+           "folder that has the same release's libcudnn_graph.so.9 on LD_LIBRARY_PATH"},
+      "      ");
 }
 
 TEST_CASE("torch pins its wheels: another release installed is named") {

@@ -94,7 +94,8 @@ inline std::string lexically_normal(const std::string& path) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   std::string prefix;
-  if (!path.empty() && (path[0] == '/' || path[0] == '\\')) prefix = path.substr(0, 1), start = 1;
+  auto separator = [&](std::size_t i) { return i < path.size() && (path[i] == '/' || path[i] == '\\'); };
+  if (separator(0)) prefix = path.substr(0, separator(1) ? 2 : 1), start = prefix.size();  // "/", or "\\server"
   while (start <= path.size()) {
     std::size_t end = path.find_first_of("/\\", start);
     if (end == std::string::npos) end = path.size();

@@ -99,6 +99,8 @@ import_walk walk_imports(const Resolver& resolver, const std::string& top, load_
       std::vector<std::string> searched;
       std::string found = resolver.locate(name, platform::requester_for(top, chain.back()), searched, kind);
       if (found.empty()) found = fallback(name, searched);
+      // As a person reads it: a RUNPATH's $ORIGIN/../../nvidia/cudnn/lib without its "..".
+      found = lexically_normal(found);
       if (found.empty()) {
         walk.missing.push_back({chain, name, std::move(searched), {}, {}});
         continue;
