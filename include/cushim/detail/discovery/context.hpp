@@ -57,14 +57,12 @@ struct text_file {
 inline text_file read_text(const std::string& path, std::size_t limit = text_limit) {
   text_file t;
   t.path = path;
-  platform::path_check c = platform::check_path(path);
-  if (c.kind != platform::path_kind::file) {
-    t.error = c.kind == platform::path_kind::folder ? "a folder, not a file" : c.detail;
-    return t;
-  }
   platform::file_source file(path);
-  if (!file.ok()) {
-    t.error = file.error();
+  if (!file.ok()) {  // what is there says why, in a person's words
+    platform::path_check c = platform::check_path(path);
+    t.error = c.kind == platform::path_kind::folder ? "a folder, not a file"
+              : c.kind == platform::path_kind::file ? file.error()
+                                                    : c.detail;
     return t;
   }
   t.size = file.size();

@@ -154,10 +154,10 @@ void check_cudnn_by_name(const machine::library_load& main, int major, const whe
   for (const sublibrary_spec& spec : cudnn_sublibrary_specs(major)) {
     std::string file = sublibrary_file_name(spec.name, major);
     std::vector<std::string> searched;
-    std::string found = locate(file, searched);
+    std::string found = locate(file, searched);  // a later one too: a copy of another release is met (pytorch#188892)
     if (found.empty()) {
       if (spec.since && (encoded == 0 || encoded < spec.since)) continue;  // not part of this release
-      if (spec.role == sublibrary_role::engines && spec.since) continue;    // loaded only for the engines it has
+      if (spec.role == sublibrary_role::engines && spec.since) continue;   // loaded only for the engines it has
       if (missing.empty()) first_searched = searched;
       missing.push_back(file);
       root_missing = root_missing || spec.role == sublibrary_role::root;
@@ -174,19 +174,20 @@ void check_cudnn_by_name(const machine::library_load& main, int major, const whe
              file + " that search meets is of another release (" + sub.version_source +
              "): cuDNN fails with CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH",
          "remove the other release's folder (" + parent_dir(found) + ") from where the search looks (" +
-             platform::by_name_places() + "), or install cuDNN " + release + "'s own " + file + " beside " + main.path});
+             platform::by_name_places() + "), or install cuDNN " + release + "'s own " + file + " beside " +
+             main.path});
   }
   if (missing.empty()) return;
-  fw.problems.push_back(
-      {"cudnn_sublibrary_not_found",
-       "cuDNN's own load" + std::string(missing.size() == 1 ? " of " : "s of ") + joined(missing) + " by name " +
-           (missing.size() == 1 ? "finds" : "find") + " nothing",
-       main.path,
-       "cuDNN (" + main.path + ") loads its sub-libraries by name when it starts; " + context_text + " the search for " +
-           missing.front() + " looks in: " + joined(first_searched) + ". cuDNN then fails with " +
-           (root_missing ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call"
-                         : "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED when it needs one of them"),
-       platform::by_name_fix(main.path, missing.front())});
+  fw.problems.push_back({"cudnn_sublibrary_not_found",
+                         "cuDNN's own load" + std::string(missing.size() == 1 ? " of " : "s of ") + joined(missing) +
+                             " by name " + (missing.size() == 1 ? "finds" : "find") + " nothing",
+                         main.path,
+                         "cuDNN (" + main.path + ") loads its sub-libraries by name when it starts; " + context_text +
+                             " the search for " + missing.front() + " looks in: " + joined(first_searched) +
+                             ". cuDNN then fails with " +
+                             (root_missing ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call"
+                                           : "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED when it needs one of them"),
+                         platform::by_name_fix(main.path, missing.front())});
 }
 
 }  // namespace discovery

@@ -28,13 +28,14 @@ namespace discovery {
 // The frameworks and wheels of every environment, each framework's loads worked out as its
 // loader would make them.
 inline void examine_environments(const context& ctx, std::string_view cache, machine::findings& f) {
+  platform::loader_state state(ctx, cache);
   for (machine::environment& e : f.environments) {
     for (const std::string& site : e.site_packages) {
       site_index index = index_site(site, e.notes);
       find_nvidia_wheels(index, e);
       wheel_files wheels(index, e);
       for (found_framework& found : find_frameworks(index)) {
-        platform::simulate_framework_load({ctx, e, index, wheels, cache}, found);
+        platform::simulate_framework_load({ctx, e, index, wheels, state}, found);
         check_framework(ctx.opts, site, found, e, found.fw);
         e.frameworks.push_back(std::move(found.fw));
       }

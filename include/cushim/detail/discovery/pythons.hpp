@@ -211,10 +211,9 @@ inline std::vector<environment_candidate> environment_candidates(const context& 
   return found;
 }
 
-// The Python version of an environment, from its own files.
-inline void read_python_version(const std::string& prefix, const std::vector<std::string>& series,
+// The Python version of an environment, from its own files (`cfg`: its pyvenv.cfg, as read).
+inline void read_python_version(const std::string& prefix, const std::vector<std::string>& series, const text_file& cfg,
                                 machine::environment& e) {
-  text_file cfg = read_text(join_path(prefix, "pyvenv.cfg"));
   if (cfg.ok()) {
     for (const char* key : {"version", "version_info"}) {
       std::string v = config_value(cfg.text, key);
@@ -315,7 +314,8 @@ inline void find_environments(const context& ctx, machine::findings& f) {
   }
   for (machine::environment& e : f.environments) {
     std::vector<std::string> series = platform::python_series_in(e.path, e.notes);
-    read_python_version(e.path, series, e);
+    text_file cfg = read_text(join_path(e.path, "pyvenv.cfg"));
+    read_python_version(e.path, series, cfg, e);
     if (series.empty() && !e.python_version.empty()) series.push_back(leading_parts(e.python_version, 2));
     std::vector<platform::file_identity> seen;  // lib64 is often a link to lib
     for (const std::string& s : series) {
@@ -328,7 +328,6 @@ inline void find_environments(const context& ctx, machine::findings& f) {
     }
     if (e.python_version.empty()) e.notes.push_back("no file here names its Python version");
     if (e.site_packages.empty()) e.notes.push_back("no site-packages folder: no packages are installed here");
-    text_file cfg = read_text(join_path(e.path, "pyvenv.cfg"));
     if (cfg.ok() && config_value(cfg.text, "include-system-site-packages") == "true") {
       e.notes.push_back(
           "pyvenv.cfg has include-system-site-packages = true: the base interpreter's packages "

@@ -65,7 +65,8 @@ inline void read_toolkit_version(const std::string& root, machine::toolkit& t) {
       if (version.empty()) continue;
       t.version = leading_parts(version, 2);
       t.version_source = "the runtime's " + platform::version_file_text(join_path(dir, name));
-      t.notes.push_back(why + ": the version is the runtime's, from its " + platform::version_file_text(join_path(dir, name)));
+      t.notes.push_back(why + ": the version is the runtime's, from its " +
+                        platform::version_file_text(join_path(dir, name)));
       return;
     }
   }

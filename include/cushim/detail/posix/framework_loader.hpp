@@ -19,12 +19,27 @@ namespace detail {
 namespace {
 namespace platform {
 
+// What every framework's load shares in one discovery: the resolver of a fresh process with the
+// environment's LD_LIBRARY_PATH, and one without it (what the frameworks' RUNPATH alone gives).
+// Each file is read once for all of them; what a process has loaded is set per framework.
+struct loader_state {
+  loader_state(const discovery::context& ctx, std::string_view cache)
+      : library_path(discovery::absolute_entries(ctx, "LD_LIBRARY_PATH", ignored)),
+        with_path(cache, library_path, {}),
+        without_path(cache, {}, {}) {}
+
+  std::vector<std::string> ignored;  // the machine's notes name odd LD_LIBRARY_PATH entries once
+  std::vector<std::string> library_path;
+  dependency_resolver with_path;
+  dependency_resolver without_path;
+};
+
 struct loader_input {
   const discovery::context& ctx;
   const machine::environment& env;
   const discovery::site_index& site;
   const discovery::wheel_files& wheels;
-  std::string_view cache;  // the system's ld.so.cache, as read
+  loader_state& state;
 };
 
 // torch/__init__.py: when loading its libraries fails on a CUDA library, it loads every one it
@@ -53,9 +68,8 @@ inline discovery::import_walk walk_framework(const loader_input& in, const disco
 
 inline void simulate_framework_load(const loader_input& in, discovery::found_framework& found) {
   machine::framework& fw = found.fw;
-  std::vector<std::string> ignored;  // the machine's notes name odd LD_LIBRARY_PATH entries once
-  std::vector<std::string> library_path = discovery::absolute_entries(in.ctx, "LD_LIBRARY_PATH", ignored);
-  dependency_resolver resolver(in.cache, library_path, {});
+  dependency_resolver& resolver = in.state.with_path;
+  resolver.assume_loaded({});  // a fresh Python process
   discovery::import_walk walk = walk_framework(in, found, resolver);
   for (const auto& f : walk.found) {
     if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
@@ -74,9 +88,8 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
                                "), which brings the nvidia-* wheels it requires; or put a folder that has " + m.name +
                                " on LD_LIBRARY_PATH"});
   }
-  if (!library_path.empty()) {  // what the framework's own RUNPATH would give without LD_LIBRARY_PATH
-    dependency_resolver own(in.cache, {}, {});
-    discovery::import_walk intended = walk_framework(in, found, own);
+  if (!in.state.library_path.empty()) {  // what the framework's own RUNPATH would give without LD_LIBRARY_PATH
+    discovery::import_walk intended = walk_framework(in, found, in.state.without_path);
     for (const machine::library_load& load : fw.loads) {
       std::string meant = intended.path_of(load.name);
       if (meant.empty() || meant == load.path) continue;
@@ -103,7 +116,7 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
   std::vector<loaded_object> loaded;
   for (const auto& f : walk.found) loaded.push_back({f.second, f.first});
   resolver.assume_loaded(loaded);
-  sublibrary_finder finder(cudnn_path, resolver);
+  sublibrary_finder finder(cudnn_path, &resolver);
   discovery::check_cudnn_by_name(
       discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },

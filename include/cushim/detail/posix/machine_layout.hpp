@@ -11,6 +11,7 @@
 #include "../discovery/context.hpp"
 #include "../elf.hpp"
 #include "../sublibrary_specs.hpp"
+#include "dependencies.hpp"
 #include "machine_files.hpp"
 
 namespace cushim {
@@ -142,7 +143,14 @@ inline std::string loader_cache_path(const discovery::context& ctx) { return ctx
 // Linux resolves a dependency with the RUNPATH of the library that needs it.
 inline const std::string& requester_for(const std::string&, const std::string& current) { return current; }
 
-inline bool walk_into(const std::string&) { return true; }
+// The system's own libraries (libc, libstdc++) fit: what they need in turn is not walked.
+inline bool walk_into(const std::string& path) {
+  std::string dir = parent_dir(path);
+  for (const std::string& system : system_library_dirs()) {
+    if (dir == system) return false;
+  }
+  return true;
+}
 
 inline std::string by_name_fix(const std::string& main, const std::string& file) {
   return "install every file of that cuDNN release beside " + main + " (reinstall its wheel or archive: " + file +

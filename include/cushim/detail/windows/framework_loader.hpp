@@ -23,12 +23,17 @@ namespace detail {
 namespace {
 namespace platform {
 
+// Nothing is shared between the frameworks' loads: each has its own process's folders.
+struct loader_state {
+  loader_state(const discovery::context&, std::string_view) {}
+};
+
 struct loader_input {
   const discovery::context& ctx;
   const machine::environment& env;
   const discovery::site_index& site;
   const discovery::wheel_files& wheels;
-  std::string_view cache;  // Linux's ld.so.cache: unused here
+  loader_state& state;
 };
 
 // The folder of the python.exe that runs: a venv's Scripts\python.exe starts its base
