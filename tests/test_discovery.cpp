@@ -266,9 +266,6 @@ TEST_CASE("the small readers: Python assignments, METADATA, pyvenv.cfg, version.
   CHECK(define_value("#define CUDNN_MAJOR 8\n#define CUDNN_MINOR_X 1\n#  define CUDNN_MINOR 9\n", "CUDNN_MINOR") ==
         "9");
   CHECK(define_value("#define PY_VERSION      \"3.11.7\"\n", "PY_VERSION") == "3.11.7");
-  CHECK(compare_versions("9.10.0", "9.10.2") < 0);
-  CHECK(compare_versions("9.20.0.48", "9.20.0") > 0);
-  CHECK(compare_versions("12.4", "12.4.0") == 0);
   CHECK(cuda_minor_key("12.4.1") == 1204);
   CHECK(cuda_minor_key("garbage") == 0);
   CHECK(leading_parts("9.1.0.70", 3) == "9.1.0");

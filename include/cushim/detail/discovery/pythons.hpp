@@ -86,6 +86,7 @@ inline void resolve_commands(const context& ctx, const std::string& home, machin
       f.on_path.push_back(c);
       continue;
     }
+    c.how = platform::command_note(c.path);
     std::string interpreter = c.path;
     if (platform::is_pyenv_shim(c.path, pyenv)) {
       std::string source;

@@ -280,18 +280,6 @@ inline int cuda_minor_key(std::string_view version) {
   return parts[0] * 100 + parts[1];
 }
 
-// Compares two dotted versions part by part ("9.10.0" < "9.10.2" < "9.20.0.48"); missing parts are 0.
-inline int compare_versions(std::string_view a, std::string_view b) {
-  std::vector<int> x, y;
-  version_numbers(a, x);
-  version_numbers(b, y);
-  for (std::size_t i = 0; i < x.size() || i < y.size(); ++i) {
-    int p = i < x.size() ? x[i] : 0, q = i < y.size() ? y[i] : 0;
-    if (p != q) return p < q ? -1 : 1;
-  }
-  return 0;
-}
-
 // The first `count` parts of a version: "9.1.0.70", 3 -> "9.1.0".
 inline std::string leading_parts(std::string_view version, std::size_t count) {
   std::size_t end = 0;

@@ -69,13 +69,6 @@ inline bool is_executable_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// Where a symbolic link points, as written in it; empty for anything else.
-inline std::string link_text(const std::string& path) {
-  char target[4096];
-  ssize_t n = ::readlink(path.c_str(), target, sizeof target);
-  return n > 0 && std::size_t(n) < sizeof target ? std::string(target, std::size_t(n)) : std::string();
-}
-
 // The home folder of the user this process runs as, from the password database (what Python's
 // expanduser falls back to when HOME is not set).
 inline std::string password_home() {

@@ -300,9 +300,6 @@ inline bool is_pyenv_shim(const std::string& path, const std::string& root) {
 // What is worth knowing of the file a bare command starts: nothing on Linux.
 inline std::string command_note(const std::string&) { return {}; }
 
-// The folder a venv's own interpreter is in, relative to the venv.
-constexpr const char* venv_bin = "bin";
-
 }  // namespace platform
 }  // namespace
 }  // namespace detail

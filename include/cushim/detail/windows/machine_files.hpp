@@ -64,9 +64,6 @@ inline folder_listing list_names(const std::string& path, std::size_t max) {
 // A file Windows would start for a command name: any regular file (the extension decides).
 inline bool is_executable_file(const std::string& path) { return check_path(path).kind == path_kind::file; }
 
-// Windows' links are not read: the doctor reports the path as given.
-inline std::string link_text(const std::string&) { return {}; }
-
 // Windows has no password database; USERPROFILE is the home folder.
 inline std::string password_home() { return {}; }
 

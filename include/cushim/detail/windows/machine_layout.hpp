@@ -289,8 +289,6 @@ inline std::string command_note(const std::string& path) {
          "running Python";
 }
 
-constexpr const char* venv_bin = "Scripts";
-
 }  // namespace platform
 }  // namespace
 }  // namespace detail
