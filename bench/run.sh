@@ -357,7 +357,7 @@ cg_run() {  # key env-and-command...
   "$@" >"$build/cg/$key.stdout" 2>"$build/cg/$key.stderr"
   echo $? >"$build/cg/$key.rc"
 }
-callgrind=(valgrind --tool=callgrind)
+callgrind=("$(command -v valgrind)" --tool=callgrind)  # by path: the discovery machines have a PATH of their own
 cg_job() {  # key env-array-name program args...
   local key=$1 envname=$2
   shift 2

@@ -68,29 +68,6 @@ class memory_source : public byte_source {
   std::string bytes_;
 };
 
-// Another source with its first bytes read at once: the ELF and PE readers ask for many small
-// pieces near the start (headers, names), which then cost one read instead of one each.
-class prefix_buffered_source : public byte_source {
- public:
-  prefix_buffered_source(const byte_source& source, std::size_t prefix) : source_(source) {
-    std::size_t n = std::size_t(std::min<std::uint64_t>(prefix, source.size()));
-    prefix_.resize(n);
-    if (n > 0 && !source.read(0, &prefix_[0], n)) prefix_.clear();
-  }
-  std::uint64_t size() const override { return source_.size(); }
-  bool read(std::uint64_t offset, void* out, std::size_t n) const override {
-    if (offset <= prefix_.size() && n <= prefix_.size() - offset) {
-      std::memcpy(out, prefix_.data() + offset, n);
-      return true;
-    }
-    return source_.read(offset, out, n);
-  }
-
- private:
-  const byte_source& source_;
-  std::string prefix_;
-};
-
 }  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -155,7 +155,7 @@ class dependency_resolver {
     platform::file_source file(path);
     read_file read;
     if (file.ok()) {
-      read.info = read_elf(prefix_buffered_source(file, 16384));  // headers and names: one read
+      read.info = read_elf(file);
     } else {
       read.open_error = file.error();
     }
@@ -204,9 +204,7 @@ class dependency_resolver {
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
   // cannot load ("invalid ELF header", "file too short") fails the load of that name.
   verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
-    auto state = states_.find(path);  // looked at once per resolver: many libraries need libc.so.6
-    if (state == states_.end()) state = states_.emplace(path, check_file(path).state).first;
-    if (state->second != file_state::regular) {
+    if (check_file(path).state != file_state::regular) {
       searched.push_back(prefix + parent_dir(path));
       return verdict::absent;
     }
@@ -244,8 +242,7 @@ class dependency_resolver {
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::vector<loaded_object> loaded_;
   mutable bool loaded_listed_ = false;
-  mutable std::map<std::string, read_file> files_;    // each file's ELF, read once
-  mutable std::map<std::string, file_state> states_;  // what each candidate path is, looked at once
+  mutable std::map<std::string, read_file> files_;  // each file's ELF, read once
 };
 
 }  // namespace platform
