@@ -862,7 +862,8 @@ TEST_CASE("bad input: a version.py or build_info.py that is garbage, 100 MB or a
   fake_machine m;
   std::string site = active_venv(m);
   std::string relative = site.substr(m.root().size() + 1);
-  m.write(relative + "/torch/version.py", std::string("\x7f\x45\x4c\x46 not python at all \xff\xfe\n", 31));
+  m.write(relative + "/torch/version.py", std::string("\x7f"
+                                                      "ELF not python at all \xff\xfe\n"));
   m.dist_info(site, "torch", "2.5.1");
   m.write(relative + "/tensorflow/python/platform/build_info.py", "import collections\nbuild_info = {}\n");
   m.dist_info(site, "tensorflow", "2.16.1");
