@@ -89,29 +89,35 @@ inline bool is_utf8(std::string_view text) {
 // The path without "." and "x/.." parts, as a person reads it (a RUNPATH's $ORIGIN/../../nvidia);
 // links are not followed.
 inline std::string lexically_normal(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  std::string prefix;
-  auto separator = [&](std::size_t i) { return i < path.size() && (path[i] == '/' || path[i] == '\\'); };
-  if (separator(0)) prefix = path.substr(0, separator(1) ? 2 : 1), start = prefix.size();  // "/", or "\\server"
-  while (start <= path.size()) {
-    std::size_t end = path.find_first_of("/\\", start);
-    if (end == std::string::npos) end = path.size();
-    std::string part = path.substr(start, end - start);
-    if (part == "..") {
-      if (!parts.empty() && parts.back() != "..") {
-        parts.pop_back();
-      } else {
-        parts.push_back(part);
-      }
+  auto separator_at = [&](std::size_t i) { return i == path.size() || path[i] == '/' || path[i] == '\\'; };
+  bool dots = false;  // a "." or ".." part: most paths have none, and are returned as they are
+  for (std::size_t i = 0; i < path.size() && !dots; ++i) {
+    if (path[i] != '.' || (i > 0 && path[i - 1] != '/' && path[i - 1] != '\\')) continue;
+    dots = separator_at(i + 1) || (i + 1 < path.size() && path[i + 1] == '.' && separator_at(i + 2));
+  }
+  if (!dots && path.find("//", 1) == std::string::npos) return path;
+  std::vector<std::string_view> parts;  // views into path: one allocation for all of them
+  std::string_view rest = path;
+  std::string out;
+  if (separator_at(0) && !path.empty()) {  // "/", or "\\\\server"
+    std::size_t n = path.size() > 1 && (path[1] == '/' || path[1] == '\\') ? 2 : 1;
+    out = path.substr(0, n);
+    rest.remove_prefix(n);
+  }
+  while (!rest.empty()) {
+    std::size_t end = rest.find_first_of("/\\");
+    std::string_view part = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    if (part == ".." && !parts.empty() && parts.back() != "..") {
+      parts.pop_back();
     } else if (!part.empty() && part != ".") {
       parts.push_back(part);
     }
-    start = end + 1;
   }
-  std::string out = prefix;
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    out += (i ? std::string(1, platform::folder_separator) : "") + parts[i];
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += platform::folder_separator;
+    out += parts[i];
+  }
   return out;
 }
 
