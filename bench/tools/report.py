@@ -263,7 +263,7 @@ def doctor_floor_and_discovery(args, R, md, targets):
         if extra is not None and n:
             per_env[n] = extra
         rows.append([n, 4 if n else 0, fmt(ir) if ir else "n/a", fmt(extra) if extra is not None else "n/a",
-                     fmt(extra / n) if extra is not None and n else "-", fmt(w["median"] * 1e3, 2) if w else "n/a",
+                     fmt(extra // n) if extra is not None and n else "-", fmt(w["median"] * 1e3, 2) if w else "n/a",
                      fmt((w["median"] - base_wall["median"]) * 1e3, 2) if w and base_wall and n else "-"])
     md.append(table(["environments", "toolkits", "instructions", "over the empty machine", "per environment",
                      "wall median ms", "wall over empty ms"], rows))
@@ -273,7 +273,7 @@ def doctor_floor_and_discovery(args, R, md, targets):
         second = (per_env[80] - per_env[20]) / 60
         linear = abs(second / first - 1) <= DISCOVERY_LINEAR_TOLERANCE if first > 0 else None
         targets.append(("discovery linear in environments (5, 20, 80)",
-                        f"per environment {fmt(first)} (5 to 20) and {fmt(second)} (20 to 80) instructions, "
+                        f"per environment {fmt(int(first))} (5 to 20) and {fmt(int(second))} (20 to 80) instructions, "
                         f"{signed_percent(second / first if first else None)} apart", verdict(linear)))
     with_d, without = d.get("doctor.discover20"), d.get("doctor.no_discover20")
     ir_with, ir_without = R.ir("doctor.discover20", ("0", "1", "2")), R.ir("doctor.no_discover20", ("0", "1", "2"))
