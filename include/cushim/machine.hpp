@@ -159,5 +159,9 @@ std::vector<std::pair<std::string, std::string>> record(const findings& f);
 }  // namespace cushim
 
 #if defined(CUSHIM_IMPLEMENTATION)
+#include "detail/for_size.hpp"
+#include "detail/system_headers.hpp"
+CUSHIM_FOR_SIZE_BEGIN
 #include "detail/discovery/implementation.hpp"
+CUSHIM_FOR_SIZE_END
 #endif
