@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <cushim/diagnostics.hpp>
+#include <cushim/machine.hpp>
 
 namespace doctor {
 
@@ -78,6 +79,8 @@ struct findings {
   std::vector<library_file> files;  // every library in use and each of its sub-libraries
   gpu_check gpus;
   cudnn_create_check create;
+  cushim::machine::findings machine;  // discovery (discovery.hpp); empty with --no-discover
+  bool discovered = false;
   verdict result;
 
   // cuDNN and the runtime are always listed; another library only when this build shims it.
@@ -279,6 +282,9 @@ inline std::vector<std::string> warning_reasons(const findings& f) {
   }
   if (!dependencies_complete(f)) reasons.push_back("a library in use lacks a dependency");
   if (report_has_warnings(f)) reasons.push_back("the report above has warnings");
+  if (f.discovered && cushim::machine::has_problems(f.machine)) {
+    reasons.push_back("a CUDA toolkit or a Python environment has a problem (its WARNING lines above)");
+  }
   return reasons;
 }
 

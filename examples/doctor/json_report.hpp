@@ -73,6 +73,7 @@ inline std::string json_report(const findings& f) {
     gpu_query_json(root.raw("gpu_query"), f.gpus);
     append_json_array(root.raw("gpus"), f.gpus.gpus, [&](const gpu& g) { gpu_json(out, g); });
     create_json(root.raw("cudnn_create"), f.create);
+    if (f.discovered) root.raw("discovery") += cushim::machine::json(f.machine);
     json_object(root.raw("verdict"))
         .field("exit_code", f.result.exit_code)
         .field("name", f.result.name)

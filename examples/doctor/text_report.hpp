@@ -103,6 +103,7 @@ inline std::string text_report(const findings& f) {
   append_dependencies(out, f.files);
   append_gpus(out, f.gpus);
   append_create(out, f.create);
+  if (f.discovered) out += cushim::machine::text(f.machine);
   return out + "\n" + verdict_line(f.result);
 }
 
