@@ -103,7 +103,19 @@ fixture_file=$build/fixture/libcudnn.so.9
 env_fixture=("${env_hinted[@]}" "CUSHIM_CUDNN_PATH=$fixture_file" "BENCH_CUDNN_FILE=$fixture_file")
 cuda_major=$(awk '/^#define CUDART_VERSION /{print int($3 / 1000)}' "$cuda/include/cuda_runtime_api.h" 2>/dev/null)
 fixture_blas=$build/fixture/libcublas.so.$cuda_major
-env_blas=("${env_hinted[@]}" "CUSHIM_CUBLAS_PATH=$fixture_blas")
+# cuFFT's and cuSPARSE's files carry their own majors (libcufft.so.12 for CUDA 13).
+cufft_major=$(awk '/^#define CUFFT_VER_MAJOR /{print $3}' "$cuda/include/cufft.h" 2>/dev/null)
+cusparse_major=$(awk '/^#define CUSPARSE_VER_MAJOR /{print $3}' "$cuda/include/cusparse.h" 2>/dev/null)
+fixture_cufft=$build/fixture/libcufft.so.$cufft_major
+fixture_cusparse=$build/fixture/libcusparse.so.$cusparse_major
+env_blas=("${env_hinted[@]}" "CUSHIM_CUBLAS_PATH=$fixture_blas" "CUSHIM_CUFFT_PATH=$fixture_cufft"
+  "CUSHIM_CUSPARSE_PATH=$fixture_cusparse")
+# The implementation file opted into every library needs nvml.h, which not every toolkit has (the
+# 13.0 one here): where it is missing, the stand-in cushim's tests use.
+stand_in=()
+if [ ! -f "$cuda/include/nvml.h" ]; then
+  python3 "$root/tests/api_tables/synthetic_nvml.py" "$build/stand_in" && stand_in=(-isystem "$build/stand_in")
+fi
 # A machine of discovery_machine.py: its fixed places under CUSHIM_DISCOVERY_ROOT, its home and
 # PATH; the doctor's own search goes on to the real /etc/ld.so.cache, as in "bare".
 for n in 0 5 20 80; do
@@ -204,7 +216,8 @@ for cxx in $compilers; do
       out=$build/obj/$t/cost_${cfg%%:*}_$o.o
       for ((r = 1; r <= impl_runs; r++)); do
         /usr/bin/time -f "%U %M" -o "$build/logs/cost.time" "$cxx" -std=c++17 "-$o" -I"$root/include" \
-          -isystem "$cuda/include" -c "$here/src/${cfg#*:}.cpp" -o "$out" >>"$build/logs/compile_time.log" 2>&1 &&
+          -isystem "$cuda/include" "${stand_in[@]}" -c "$here/src/${cfg#*:}.cpp" -o "$out" \
+          >>"$build/logs/compile_time.log" 2>&1 &&
           put "cost.$t.${cfg%%:*}.$o" "$(cat "$build/logs/cost.time") $(size "$out" | awk 'NR==2{print $1, $2}')"
       done
     done
@@ -239,12 +252,16 @@ job fixture gcc -std=c11 -O2 -fPIC -shared -Wl,-soname,libcudnn.so.9 -isystem "$
   "$here/src/fixture_cudnn.c" -o "$fixture_file"
 job fixture-blas gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcublas.so.$cuda_major" -isystem "$cuda/include" \
   "$here/src/fixture_cublas.c" -o "$fixture_blas"
+job fixture-cufft gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcufft.so.$cufft_major" -isystem "$cuda/include" \
+  -DFIXTURE_CUFFT "$here/src/fixture_math.c" -o "$fixture_cufft"
+job fixture-cusparse gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcusparse.so.$cusparse_major" \
+  -isystem "$cuda/include" -DFIXTURE_CUSPARSE "$here/src/fixture_math.c" -o "$fixture_cusparse"
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   o=$build/obj/$t
   job "$t-percall" "$cxx" "${cxxflags[@]}" -c "$here/src/percall.cpp" -o "$o/percall.o"
   job "$t-percall-blas" "$cxx" "${cxxflags[@]}" -c "$here/src/percall_blas.cpp" -o "$o/percall_blas.o"
-  job "$t-impl-opt-in" "$cxx" "${cxxflags[@]}" -c "$here/src/cushim_impl_opt_in.cpp" -o "$o/opt_in.o"
+  job "$t-impl-opt-in" "$cxx" "${cxxflags[@]}" "${stand_in[@]}" -c "$here/src/cushim_impl_opt_in.cpp" -o "$o/opt_in.o"
   job "$t-stub-forms" "$cxx" -std=c++17 -O2 -c "$here/src/stub_forms.cpp" -o "$o/stub_forms.o"
   job "$t-guarded" "$cxx" "${cxxflags[@]}" "-DBENCH_CUDA_LIB_DIR=\"$cuda/lib\"" -c "$here/src/guarded_stubs.cpp" -o "$o/guarded.o"
   [ $has_gbench -eq 1 ] && job "$t-gbench" "$cxx" "${cxxflags[@]}" -c "$here/src/gbench.cpp" -o "$o/gbench.o"
@@ -339,7 +356,8 @@ link_variants gcc first_use "${first_variants[*]}"
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   job "$t-percall_blas-direct" "$cxx" "$build/obj/$t/percall_blas.o" -o "$build/bin/$t/percall_blas_direct" \
-    -L"$build/fixture" -lcublas "-Wl,-rpath,$build/fixture"
+    -L"$build/fixture" -lcublas -l:libcufft.so.$cufft_major -l:libcusparse.so.$cusparse_major \
+    "-Wl,-rpath,$build/fixture"
   job "$t-percall_blas-cushim" "$cxx" "$build/obj/$t/percall_blas.o" "$build/obj/$t/opt_in.o" \
     -o "$build/bin/$t/percall_blas_cushim" "${link_shim[@]}"
 done
@@ -352,9 +370,9 @@ fi
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   [ -f "$build/obj/$t/percall.o" ] || continue
-  for f in loop_version loop_errstr loop_conv loop_sgemm; do
+  for f in loop_version loop_errstr loop_conv loop_sgemm loop_c2c loop_spmv; do
     obj=$build/obj/$t/percall.o
-    [ $f = loop_sgemm ] && obj=$build/obj/$t/percall_blas.o
+    case $f in loop_sgemm | loop_c2c | loop_spmv) obj=$build/obj/$t/percall_blas.o ;; esac
     calls=$(objdump -dCr --no-show-raw-insn "$obj" |
       awk -v f="$f" '/^[0-9a-f]+ </{inside = index($0, f "(") > 0}
         inside && /\tcall/{n++} inside && /R_X86_64_PLT32/{sub(/-0x4$/, "", $NF); to = to sep $NF; sep = ","}
@@ -403,7 +421,9 @@ if have valgrind; then
     done
     for v in direct cushim; do
       for n in $n1 $n2; do
-        cg_job "percall.$t.$v.sgemm.$n" env_blas "$build/bin/$t/percall_blas_$v" sgemm "$n"
+        for m in sgemm c2c spmv; do
+          cg_job "percall.$t.$v.$m.$n" env_blas "$build/bin/$t/percall_blas_$v" "$m" "$n"
+        done
       done
     done
   done
