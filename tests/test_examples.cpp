@@ -157,6 +157,9 @@ std::vector<std::string> example_programs() {
 #ifdef CUSHIM_NVRTC_SAXPY
   programs.push_back(CUSHIM_NVRTC_SAXPY);
 #endif
+#ifdef CUSHIM_TOOLKIT_MATH
+  programs.push_back(CUSHIM_TOOLKIT_MATH);
+#endif
   return programs;
 }
 
@@ -419,6 +422,30 @@ TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
   CHECK(r.exit_code == 3);
   CHECK(contains(r.err, "nvrtc_saxpy: no usable GPU, NVRTC or driver: NVRTC is unavailable (override_failed)\n"));
   CHECK(contains(r.err, "NVRTC: UNAVAILABLE (override_failed)"));
+}
+#endif
+
+#ifdef CUSHIM_TOOLKIT_MATH
+TEST_CASE("toolkit_math needs a GPU: without a driver it exits 3 after the libraries loaded, and names the reason") {
+  process_result r = run(CUSHIM_TOOLKIT_MATH);
+  INFO(r.out << r.err);
+  if (has_driver) return;  // it computes: the test above
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err,
+                 "toolkit_math: no usable GPU, cuFFT, cuRAND or cuSOLVER: cudaGetDeviceCount failed: "
+                 "cudaErrorInsufficientDriver"));
+  for (const char* section : {"\ncuFFT: OK, ", "\ncuRAND: OK, ", "\ncuSOLVER: OK, "}) CHECK(contains(r.err, section));
+}
+
+TEST_CASE("with cuFFT hidden toolkit_math exits 3 and names cuFFT") {
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_CUFFT_PATH"] = empty.root();
+  process_result r = run(CUSHIM_TOOLKIT_MATH, {}, env);
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err,
+                 "toolkit_math: no usable GPU, cuFFT, cuRAND or cuSOLVER: cufft is unavailable (override_failed)\n"));
+  CHECK(contains(r.err, "cuFFT: UNAVAILABLE (override_failed)"));
 }
 #endif
 

@@ -55,8 +55,8 @@ A library's fields (strings unless said otherwise):
   system_only      true: found only where the system installs it, with no override (the driver)
   posix_only       true: Linux only; its opt_in macro on Windows stops the build
   select           how api_tables.hpp picks its table: {"major": a preprocessor expression giving
-                   the headers' major, "needs": {"macro", "error"}: a macro its headers define
-                   (absent: "error"), "same_major_as": {"table", "error"}, "unsupported": the
+                   the headers' major, "needs": {"macro", "error"}: the macros (separated by
+                   spaces) its headers define (one absent: "error"), "same_major_as": {"table", "error"}, "unsupported": the
                    #error for another major, "too_old": {"error", "unless" (optional)}: the #error
                    for headers older than the table's oldest release, "newer_majors": true: a
                    major above the newest uses the newest table, "about": why}

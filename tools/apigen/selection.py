@@ -66,7 +66,9 @@ def _select(library: Library) -> list[str]:
                   "#endif"]
     chain = []
     if "needs" in select:
-        chain.append((f"!defined({select['needs']['macro']})", [f'#error "{select["needs"]["error"]}"']))
+        macros = select["needs"]["macro"].split()
+        test = " || ".join(f"!defined({m})" for m in macros)
+        chain.append((test, [f'#error "{select["needs"]["error"]}"']))
     if "same_major_as" in select:
         other = select["same_major_as"]
         chain.append((f"{expression} != CUSHIM_{other['table'].upper()}_MAJOR",

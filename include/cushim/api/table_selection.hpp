@@ -138,7 +138,7 @@
 // cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink and NVML headers come with the toolkit and their
 // manifests are per toolkit release: their guards test CUDART_VERSION, as cuBLAS's do.
 #if defined(CUSHIM_CUFFT)
-#if !defined(CUFFT_VERSION)
+#if !defined(CUFFT_VERSION) || !defined(_CUFFTXT_H_)
 #error "cushim: CUSHIM_CUFFT needs <cufft.h> and <cufftXt.h> included before cushim"
 #elif (CUSHIM_CUDART_MAJOR) == 11
 #define CUSHIM_CUFFT_MAJOR 11
@@ -203,7 +203,7 @@
 // cuSOLVER's dense (Dn), sparse (Sp) and refactorization (Rf) APIs: libcusolver. cusolverMg is a
 // library of its own (libcusolverMg), not shimmed.
 #if defined(CUSHIM_CUSOLVER)
-#if !defined(CUSOLVER_VERSION)
+#if !defined(CUSOLVERDN_H_) || !defined(CUSOLVERSP_H_) || !defined(CUSOLVERRF_H_)
 #error "cushim: CUSHIM_CUSOLVER needs <cusolverDn.h>, <cusolverSp.h> and <cusolverRf.h> included before cushim"
 #elif (CUSHIM_CUDART_MAJOR) == 11
 #define CUSHIM_CUSOLVER_MAJOR 11
