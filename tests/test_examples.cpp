@@ -449,6 +449,39 @@ TEST_CASE("with cuFFT hidden toolkit_math exits 3 and names cuFFT") {
 }
 #endif
 
+TEST_CASE("the doctor's driver section shows what nvidia-smi shows, from NVML, without the CUDA runtime") {
+  // Found where the driver installs it: LD_LIBRARY_PATH holds a stand-in of two GPUs. The runtime
+  // is hidden: NVML answers without it.
+  temp_tree empty;
+  environment env = with_cudnn_at(empty.root());
+  env["CUSHIM_CUDART_PATH"] = empty.root();
+  std::string good = std::string(CUSHIM_FIXTURE_DIR) + "/nvml_good";
+  env["LD_LIBRARY_PATH"] = good;
+  process_result r = run(doctor, {"--no-discover"}, env);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "\nNVML " + good +
+                            "/libnvidia-ml.so.1: driver 575.51.03, supports CUDA up to 12.9\n"
+                            "  GPU 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 79.6 GiB\n"
+                            "  GPU 1: NVIDIA A100-SXM4-40GB, compute capability 8.0, 40.0 GiB\n"));
+  process_result json = run(doctor, {"--json", "--no-discover"}, env);
+  CHECK(
+      contains(json.out, "\"nvml\":{\"found\":true,\"path\":\"" + good +
+                             "/libnvidia-ml.so.1\",\"error\":\"\",\"driver_version\":\"575.51.03\",\"cuda_version\":"
+                             "12090,\"gpus\":[{\"name\":\"NVIDIA H100 80GB HBM3\",\"compute_capability\":\"9.0\","
+                             "\"memory_bytes\":85520809984},{\"name\":\"NVIDIA A100-SXM4-40GB\",\"compute_capability\":"
+                             "\"8.0\",\"memory_bytes\":42949672960}]}"));
+  // A driver whose kernel module is not loaded: NVML says so through nvmlInit_v2.
+  std::string no_module = std::string(CUSHIM_FIXTURE_DIR) + "/nvml_no_module";
+  env["LD_LIBRARY_PATH"] = no_module;
+  r = run(doctor, {"--no-discover"}, env);
+  CHECK(contains(r.out, "\nNVML " + no_module + "/libnvidia-ml.so.1: nvmlInit_v2 returned 9\n"));
+  // None where the driver installs it (this machine has no driver): said in one line.
+  if (!has_driver) {
+    r = run(doctor, {"--no-discover"});
+    CHECK(contains(r.out, "\nNVML: not found (it comes with the NVIDIA driver)\n"));
+  }
+}
+
 TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
   for (const std::string& program : example_programs()) {
     CAPTURE(program);
