@@ -104,7 +104,8 @@ const char* to_string(library lib);
 
 }  // namespace cushim
 
-// The implementation needs the types of <cushim/status.hpp>, which includes it at its end.
+// In the one implementation TU, the next public header on the way to the implementation
+// (diagnostics.hpp enters it).
 #ifdef CUSHIM_IMPLEMENTATION
 #include "status.hpp"
 #endif
