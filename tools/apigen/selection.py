@@ -1,5 +1,5 @@
 """What follows from tools/libraries.json beside the tables: which table api_tables.hpp picks
-(table_selection.hpp), which tables a build includes (library_tables.inc), and the libraries'
+(table_selection.inc), which tables a build includes (library_tables.inc), and the libraries'
 file names, macros and headers that the test builds read (cmake/cushimLibraries.cmake)."""
 
 from __future__ import annotations

@@ -4,5 +4,6 @@
 // and the #error for headers cushim has none for, is generated from tools/libraries.json.
 #pragma once
 
+#include "../cushim.hpp"  // the NVIDIA headers whose versions pick the tables
 #include "../api/table_versions.hpp"
-#include "../api/table_selection.hpp"
+#include "../api/table_selection.inc"

@@ -55,10 +55,10 @@ struct declared_prototype {
   using result = R;
 };
 template <class F>
-struct absent_parameters;  // t0, t1, ...: absent<0>, absent<1>, ... (../api/declared_arities.hpp)
+struct absent_parameters;  // t0, t1, ...: absent<0>, absent<1>, ... (../api/declared_arities.inc)
 
 // prototype<decltype(address<name>())>: result and parameter types t0, t1, ... of the headers'
-// declaration; one specialization per number of parameters (../api/declared_arities.hpp).
+// declaration; one specialization per number of parameters (../api/declared_arities.inc).
 template <class F>
 struct prototype : absent_parameters<F> {  // null: not declared
   static constexpr bool declared = false;
@@ -84,7 +84,7 @@ struct keep<true, function> {
 }  // namespace detail
 }  // namespace cushim
 
-#include "../api/declared_arities.hpp"
+#include "../api/declared_arities.inc"
 
 // The stub's parameters, of the types the headers give them (placeholders where they declare no
 // such function), named p0, p1, ...

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "platform.hpp"
+#include "../status.hpp"
 #include "versions.hpp"
 
 #define CUSHIM_STRINGIFY2(x) #x
