@@ -2,7 +2,7 @@
 // Picks the generated table of each library's major from the NVIDIA headers in use
 // (detail/api_tables.hpp includes it): CUSHIM_<TABLE>_MAJOR and CUSHIM_<TABLE>_TABLE, or
 // the #error that says why there is none. Within a major, each table's own #if guards
-// pick the functions of the release (README, "Supported headers").
+// pick the functions of the release (docs/supported-headers.md, "Supported headers").
 #pragma once
 #define CUSHIM_TABLE_MIN(table, major) CUSHIM_TABLE_MIN_(table, major)
 #define CUSHIM_TABLE_MIN_(table, major) CUSHIM_TABLE_##table##_##major##_MIN
