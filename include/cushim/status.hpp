@@ -137,7 +137,7 @@ const status& status_of(library lib);
 // why, and what to do.
 std::string explain();
 
-// The same as JSON (schema in README.md).
+// The same as JSON (schema: docs/explain-json.md).
 std::string explain_json();
 
 // The stable name of a candidate's outcome, as used in explain_json().
