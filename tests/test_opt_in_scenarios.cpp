@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/command_output.hpp"
 #include "support/library_files.hpp"
 #include "support/opt_in_headers.hpp"
 #include "support/probe.hpp"
@@ -43,6 +44,19 @@ std::string driver_outcome_at(const key_values& out, const std::string& path) {
   }
   return "<not tried>";
 }
+
+// What a calls_between program printed (tests/calls_between/program.cpp), run with `variables`.
+key_values run_calls_between(const std::string& program, const environment& variables) {
+  process_spec spec;
+  spec.program = program;
+  for (const auto& v : variables) spec.env[v.first] = v.second;
+  process_result r = run_process(spec);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  return parse_key_values(r.out);
+}
+
+bool starts_with(const std::string& text, const std::string& start) { return text.rfind(start, 0) == 0; }
 
 // Every other library behind an empty override: the CUDA runtime (and what it brings in) would
 // load libcuda.so.1 itself, by name, before cushim's own search for the driver API.
@@ -264,4 +278,50 @@ TEST_CASE("cuDNN 9 would not find the cuBLASLt and NVRTC it loads by name: a war
   out = run_probe(call);
   CHECK(out.get("cudnn.code") == "ok");
   for (const std::string& p : out.all("cudnn.problem")) CHECK(!contains(p, "by name"));
+}
+
+// NVIDIA's libraries call each other through versioned imports (libcusolver's
+// cublasSgemm_v2@libcublas.so.13); a program's exported stubs carry cushim's own version, so those
+// calls reach the library the caller was linked against, as without cushim, whatever cushim chose.
+TEST_CASE("a library's own calls into cuBLAS reach the cuBLAS it was linked against, never cushim's stubs") {
+  const std::string fixtures = CUSHIM_FIXTURE_DIR;
+  const std::string program = CUSHIM_CALLS_BETWEEN_PROGRAM;
+  // The stubs the "cuSOLVER" and its cuBLAS import are in the program's dynamic symbol table (ld.bfd
+  // exports them for them), under cushim's version; the program links no cuBLAS.
+  const std::string exported = command_output("LC_ALL=C readelf --dyn-syms -W '" + program + "'");
+  CHECK(contains(exported, " cublasGetStatusString@@CUSHIM_1\n"));
+  CHECK(contains(exported, " cublasLtGetStatusString@@CUSHIM_1\n"));
+  CHECK_FALSE(contains(command_output("LC_ALL=C readelf -d '" + program + "'"), "[libcublas"));
+
+  const std::string lib = "libcublas.so." + cuda_major, lt = "libcublasLt.so." + cuda_major;
+  SUBCASE("the same copy: cushim reuses the cuBLAS the library brought in") {
+    key_values out = run_calls_between(program, {{"LD_LIBRARY_PATH", fixtures + "/calls_between"}});
+    CHECK(out.get("program_cublas") == "cuBLAS of calls_between");
+    CHECK(out.get("cusolver_cublas") == "cuBLAS of calls_between via " + lib);
+    CHECK(out.get("cublas_cublasLt") == "cuBLASLt of calls_between via " + lt);
+  }
+  SUBCASE("cushim refused that cuBLAS (another major): the program gets the fallback, the library its cuBLAS") {
+    key_values out = run_calls_between(program, {{"LD_LIBRARY_PATH", fixtures + "/calls_between_refused"}});
+    CHECK(starts_with(out.get("program_cublas"), "cushim: cuBLAS"));
+    CHECK(out.get("cusolver_cublas") == "cuBLAS of calls_between_refused via " + lib);
+    CHECK(starts_with(out.get("cublas_cublasLt"), "cushim: cuBLAS"));
+  }
+  SUBCASE("cushim chose another copy: the library of the CUDA major before keeps its own cuBLAS") {
+    key_values out = run_calls_between(program, {{"LD_LIBRARY_PATH", fixtures + "/calls_between_previous"},
+                                                 {"CUSHIM_CUBLAS_PATH", fixtures + "/calls_between"}});
+    CHECK(out.get("program_cublas") == "cuBLAS of calls_between");
+    CHECK(out.get("cusolver_cublas") ==
+          "cuBLAS of calls_between_previous via libcublas.so." + std::to_string(CUDART_VERSION / 1000 - 1));
+    CHECK(out.get("cublas_cublasLt") == "cuBLASLt of calls_between via " + lt);
+  }
+}
+
+TEST_CASE("with -rdynamic every stub is exported, and the cuBLAS cushim loads still calls its own cuBLASLt") {
+  const std::string program = CUSHIM_CALLS_BETWEEN_EXPORTED;
+  CHECK(contains(command_output("LC_ALL=C readelf --dyn-syms -W '" + program + "'"),
+                 " cublasLtGetStatusString@@CUSHIM_1\n"));
+  key_values out =
+      run_calls_between(program, {{"CUSHIM_CUBLAS_PATH", std::string(CUSHIM_FIXTURE_DIR) + "/calls_between"}});
+  CHECK(out.get("program_cublas") == "cuBLAS of calls_between");
+  CHECK(out.get("cublas_cublasLt") == "cuBLASLt of calls_between via libcublasLt.so." + cuda_major);
 }
