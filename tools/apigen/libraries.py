@@ -43,6 +43,16 @@ A library's fields (strings unless said otherwise):
                    "overloads_from": [lines of a translation unit] (default: the umbrella's
                    #include): each name it declares both as a C function and as C++ overloads
                    must be in manifest_rule}
+  include_dirs     folders (relative to tools/) searched before the headers for every clang run
+                   (optional): stand-ins for headers the NVIDIA ones include and a machine may
+                   lack (tools/graphics_headers: OpenGL's, EGL's, VDPAU's types)
+  extends          the key of the library this entry is one more table of (optional): the
+                   functions of an optional header (cuda_profiler_api.h, cublasXt.h, ...) that
+                   the same library exports, shimmed only where "shimmed_when" holds
+  shimmed_when     preprocessor condition under which the table is included (optional; default:
+                   the opt_in macro defined, else always): for an extending table, its header's
+                   include guard, so a program gets these stubs by including the header before
+                   cushim
   majors           {"M": {"encoding": [a, b] (default: the library's),
                           "covers_from": the oldest release the table is used for (default:
                           the oldest manifest of that major); older than the oldest manifest,
@@ -60,7 +70,8 @@ from .manifests import manifest_of
 from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Version, make_function, \
     parse_version
 
-LIBRARIES_FILE = Path(__file__).resolve().parent.parent / "libraries.json"
+TOOLS_DIR = Path(__file__).resolve().parent.parent
+LIBRARIES_FILE = TOOLS_DIR / "libraries.json"
 
 
 @dataclass(frozen=True)
@@ -194,6 +205,7 @@ class Library:
     parses: tuple[Parse, ...]  # the umbrella's, then more_parses
     undeclared: tuple[Function, ...]
     detection: Detection
+    include_dirs: tuple[Path, ...]  # searched before the headers in every clang run
 
     def release(self, version: Version) -> str:
         major, minor, patch = version
@@ -269,6 +281,7 @@ def _library(settings: dict) -> Library:
         undeclared=tuple(make_function(row["name"], row["ret"], row["params"], row["header"])
                          for row in settings.get("undeclared", [])),
         detection=_detection(settings),
+        include_dirs=tuple(TOOLS_DIR / d for d in settings.get("include_dirs", [])),
     )
 
 
