@@ -109,3 +109,16 @@
     "cushim: this cuda.h is older than the oldest release of its major that cushim's driver API table describes (CUSHIM_TABLE_CUDA_DRIVER_<major>_MIN)"
 #endif
 #endif
+
+// The functions of optional headers that a shimmed library exports (tools/libraries.json
+// "extends"): cuda_profiler_api.h and the OpenGL, EGL and VDPAU interop headers (the runtime),
+// cublasXt.h and cublas.h's legacy API (cuBLAS), cudaProfiler.h (the driver API). One table each,
+// for every CUDA major: exact for 13.0 on, and older headers decide (README, "Supported headers");
+// library_tables.inc includes one only where the program included its header before cushim.
+#define CUSHIM_CUDART_PROFILER_TABLE <cushim/api/cudart_profiler_13.inc>
+#define CUSHIM_CUDART_GL_TABLE <cushim/api/cudart_gl_13.inc>
+#define CUSHIM_CUDART_EGL_TABLE <cushim/api/cudart_egl_13.inc>
+#define CUSHIM_CUDART_VDPAU_TABLE <cushim/api/cudart_vdpau_13.inc>
+#define CUSHIM_CUBLAS_XT_TABLE <cushim/api/cublas_xt_13.inc>
+#define CUSHIM_CUBLAS_LEGACY_TABLE <cushim/api/cublas_legacy_13.inc>
+#define CUSHIM_CUDA_DRIVER_PROFILER_TABLE <cushim/api/cuda_driver_profiler_13.inc>
