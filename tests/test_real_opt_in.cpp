@@ -8,12 +8,19 @@
 
 #include <cushim/diagnostics.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_opted_in.cpp
 
+#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/platform.hpp>
+
 #include <cstdlib>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/command_output.hpp"
+#include "support/elf_exports.hpp"
 #include "support/nvrtc_kernel.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -154,4 +161,127 @@ TEST_CASE("explain_json lists every opted-in library, each as status_of() gives 
     CHECK_MESSAGE(contains(json, entry), entry);
   }
   CHECK(cushim::diagnostics::libraries().size() == 6);
+}
+
+// --- Every table against its library's exports (README, "What the tables leave out") ----------
+namespace {
+
+// The functions of every table this program's headers select, and cublas.h's legacy table, which a
+// program including cublas_v2.h cannot select (test_cublas_legacy compiles it).
+struct table_function {
+  cushim::library lib;
+  const char* name;
+};
+const std::vector<table_function>& table_functions() {
+  static const std::vector<table_function> functions = {
+#define CUSHIM_API(lib, group, ret, name, params, args) {cushim::library::lib, #name},
+#define CUSHIM_API_DECLARED(lib, group, ret, name, params, args, declared, arity) {cushim::library::lib, #name},
+#include <cushim/detail/library_tables.inc>
+#include CUSHIM_CUBLAS_LEGACY_TABLE
+#undef CUSHIM_API
+#undef CUSHIM_API_DECLARED
+  };
+  return functions;
+}
+
+// The exports no table holds, on purpose (README, "What the tables leave out"), by library: names
+// no header declares (undocumented entry points, cuBLAS's own into cuBLASLt) and the driver's
+// cuGraphInstantiate, which cuda.h renames to cuGraphInstantiateWithFlags. The driver's
+// per-thread variants and every export of an older ABI are rules of their own (below).
+struct left_out {
+  cushim::library lib;
+  const char* names;  // a regular expression
+};
+const left_out undeclared_exports[] = {
+    {cushim::library::cudnn, "cudnn(Get|Set)Backdoor|cudnnSetBackdoorEx|cudnnGetRNNDropoutLocationsInternal"},
+    {cushim::library::cublas,
+     "cublas[CDSZ]bdmm|cublas(Get|Set)Backdoor|cublasSetBackdoorEx|cublas(Get|Set)EnvironmentMode"},
+    {cushim::library::cublasLt,
+     "cublasLt[A-Z]{3}Matmul(AlgoCapGetAttribute|AlgoCheck|AlgoGetHeuristic|AlgoGetIds|AlgoInit)?|"
+     "cublasLtLegacyGemm[A-Z]{3}|cublasLt_for_cublas_[A-Z]{3}|cublasLtCtxInit|cublasLtShutdownCtx|"
+     "cublasLtHeuristicsCache(Create|Destroy|Get|Put)|cublasLtHeuristicLutSerializeEntry|"
+     "cublasLtAlgoCharacteristicGetAttribute|cublasLtClearNvjetCache|cublasLt(Get|Set)EnvironmentMode|"
+     "cublasLtMatmulAlgoConfigGetAttributeRange"},
+    {cushim::library::nvrtc, "__nvrtcCPEx"},
+    {cushim::library::driver, "cuGraphInstantiate(_v2)?"},
+};
+// Declared by the headers here, not exported by their library: the "not supported" fallback.
+const left_out declared_not_exported[] = {{cushim::library::cublasLt, "cublasLtDisableCpuInstructionsSetMask"}};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : " ") + name;
+  return text;
+}
+
+bool matches(const left_out* begin, const left_out* end, cushim::library lib, const std::string& name) {
+  for (const left_out* l = begin; l != end; ++l) {
+    if (l->lib == lib && std::regex_match(name, std::regex(l->names))) return true;
+  }
+  return false;
+}
+
+// "cuMemAlloc" for "cuMemAlloc_v2": a name and the version its suffix gives (1 without one).
+std::pair<std::string, int> versioned(const std::string& name) {
+  std::smatch m;
+  if (std::regex_match(name, m, std::regex("(\\w+?)_v([0-9]+)"))) return {m[1], std::stoi(m[2])};
+  return {name, 1};
+}
+
+// The file of each library whose exports the table must hold: the copy cushim loaded, and for
+// the driver, which no machine without a GPU has, the toolkit's link stub of it.
+std::string library_file(cushim::library lib) {
+  if (lib == cushim::library::driver) return std::string(CUSHIM_CUDA_LIB_DIR) + "/stubs/libcuda.so";
+  REQUIRE(cushim::available(lib));
+  return cushim::status_of(lib).path;
+}
+
+}  // namespace
+
+TEST_CASE("every table holds its library's exports, but for what README lists as left out on purpose") {
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    const std::string path = library_file(lib);
+    INFO(cushim::to_string(lib) << ": " << path);
+    cushim::detail::platform::file_source file(path);
+    REQUIRE_MESSAGE(file.ok(), file.error());
+    const test_support::elf_exports read = test_support::read_elf_exports(file);
+    REQUIRE_MESSAGE(read.ok, read.error);
+    std::set<std::string> exports;
+    for (const std::string& name : read.names) {
+      if (name.find('.') == std::string::npos) exports.insert(name);  // not the version node (libcudnn.so.9)
+    }
+    std::set<std::string> table;
+    std::map<std::string, int> newest;  // of each name, the highest _vN the table holds
+    for (const table_function& f : table_functions()) {
+      if (f.lib != lib) continue;
+      table.insert(f.name);
+      auto [base, v] = versioned(f.name);
+      newest[base] = std::max(newest[base], v);
+    }
+    REQUIRE(table.size() > 20);
+    std::vector<std::string> missing, unexported, unused_rules;
+    for (const std::string& name : exports) {
+      if (table.count(name)) continue;
+      const bool per_thread = lib == cushim::library::driver && std::regex_match(name, std::regex("\\w+_pt(ds|sz)"));
+      auto [base, v] = versioned(name);
+      const bool older_abi = newest.count(base) && newest[base] > v;  // the headers rename it to a newer _vN
+      if (!per_thread && !older_abi &&
+          !matches(std::begin(undeclared_exports), std::end(undeclared_exports), lib, name))
+        missing.push_back(name);
+    }
+    for (const std::string& name : table) {
+      if (!exports.count(name) &&
+          !matches(std::begin(declared_not_exported), std::end(declared_not_exported), lib, name))
+        unexported.push_back(name);
+    }
+    for (const left_out& l : undeclared_exports) {
+      if (l.lib != lib) continue;
+      bool used = false;
+      for (const std::string& name : exports) used = used || std::regex_match(name, std::regex(l.names));
+      if (!used) unused_rules.push_back(l.names);
+    }
+    CHECK_MESSAGE(missing.empty(), "exported, in no table: " << joined(missing));
+    CHECK_MESSAGE(unexported.empty(), "in a table, not exported: " << joined(unexported));
+    CHECK_MESSAGE(unused_rules.empty(), "left-out rules that match no export: " << joined(unused_rules));
+  }
 }
