@@ -101,13 +101,26 @@ TEST_CASE("the opt-in libraries' files, per major, as the system loader names th
   CHECK(nvrtc_hooks::builtins_file_name(12040) == "libnvrtc-builtins.so.12.4");
   CHECK(compiled_file_name(driver_descriptor) == std::string("libcuda.so.1"));
   CHECK(other_major_files(driver_descriptor).empty());  // every major's driver is libcuda.so.1
-  // Only the driver is searched where the system installs it, with no override, and is the report's
-  // driver section.
+  // The files of the 13.0 toolkit here (readelf -d: their sonames), the majors before from NVIDIA's
+  // wheels, and the Windows names (README, "Windows").
+  CHECK(file_name_for_major(cufft_descriptor, 12) == std::string("libcufft.so.12"));
+  CHECK(file_name_for_major(cufft_descriptor, 10) == std::string("libcufft.so.10"));
+  CHECK(file_name_for_major(curand_descriptor, 10) == std::string("libcurand.so.10"));
+  CHECK(file_name_for_major(cusparse_descriptor, 12) == std::string("libcusparse.so.12"));
+  CHECK(file_name_for_major(cusolver_descriptor, 12) == std::string("libcusolver.so.12"));
+  CHECK(file_name_for_major(cusolver_descriptor, 11) == std::string("libcusolver.so.11"));
+  CHECK(file_name_for_major(nvjitlink_descriptor, 13) == std::string("libnvJitLink.so.13"));
+  CHECK(file_name_for_major(nccl_descriptor, 2) == std::string("libnccl.so.2"));
+  CHECK(std::string(nvml_files[0].name.posix) == "libnvidia-ml.so.1");
+  CHECK(std::string(nvml_files[0].name.windows) == "nvml.dll");
+  CHECK(std::string(nvjitlink_files[1].name.windows) == "nvJitLink_130_0.dll");
+  // Only the driver and NVML, the driver's management library, are searched where the system
+  // installs them, with no override; the driver's is the report's driver section.
   for (const library_descriptor* d : descriptors) {
     CAPTURE(d->key);
-    CHECK(d->system_only == (d->id == cushim::library::driver));
+    CHECK(d->system_only == (d->id == cushim::library::driver || d->id == cushim::library::nvml));
     CHECK((d->override_variable == nullptr) == d->system_only);
-    CHECK(d->reports_driver == d->system_only);
+    CHECK(d->reports_driver == (d->id == cushim::library::driver));
     CHECK(d->opt_in == (d->id != cushim::library::cudnn && d->id != cushim::library::cudart));
   }
 }
@@ -200,16 +213,16 @@ TEST_CASE("JSON strings: quotes, control characters and invalid UTF-8") {
 TEST_CASE("JSON strings: only well-formed UTF-8 passes; each ill-formed part becomes one U+FFFD") {
   const std::string replacement = "\\ufffd";
   auto json = [](const std::string& bytes) { return json_string(bytes); };
-  CHECK(json(std::string("\xe2\x82", 2)) == "\"" + replacement + "\"");           // truncated 3-byte sequence
+  CHECK(json(std::string("\xe2\x82", 2)) == "\"" + replacement + "\"");                  // truncated 3-byte sequence
   CHECK(json("\xed\xa0\x80") == "\"" + replacement + replacement + replacement + "\"");  // a surrogate, U+D800
   CHECK(json("\xe0\x80\xaf") == "\"" + replacement + replacement + replacement + "\"");  // overlong '/'
-  CHECK(json("\xc0\xaf") == "\"" + replacement + replacement + "\"");              // overlong 2-byte '/'
+  CHECK(json("\xc0\xaf") == "\"" + replacement + replacement + "\"");                    // overlong 2-byte '/'
   CHECK(json("\xf4\x90\x80\x80") == "\"" + replacement + replacement + replacement + replacement + "\"");  // U+110000
   CHECK(json("\xf5\x80") == "\"" + replacement + replacement + "\"");
   CHECK(json("\xf0\x9f\x98") == "\"" + replacement + "\"");  // a 4-byte sequence cut short
   // The edges of every range pass unchanged.
-  for (const char* ok : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
-                         "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
+  for (const char* ok : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf",
+                         "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
     CHECK(json(ok) == "\"" + std::string(ok) + "\"");
   }
 }

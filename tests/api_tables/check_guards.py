@@ -101,7 +101,8 @@ class Detection:
         return name
 
 
-def preprocess(cxx: str, table: Path, macro: str, code: int) -> list[list[str]]:
+def preprocess(cxx: str, table: Path, macro: str, code: int,
+               defines: tuple[str, ...] = ()) -> list[list[str]]:
     """[kind, library, group, ret, name, params, args, declared, arity] of each line."""
     source = ("#define CUSHIM_API(library, group, ret, name, params, args) "
               "@@ certain|library|group|ret|name|params|args||\n"
@@ -109,7 +110,8 @@ def preprocess(cxx: str, table: Path, macro: str, code: int) -> list[list[str]]:
               "count) "
               "@@ declared|library|group|ret|name|params|args|through|count\n"
               f'#include "{table}"\n')
-    proc = subprocess.run([cxx, "-E", "-P", "-x", "c++", f"-D{macro}={code}", "-"],
+    proc = subprocess.run([cxx, "-E", "-P", "-x", "c++", f"-D{macro}={code}",
+                           *(f"-D{d}" for d in defines), "-"],
                           input=source, capture_output=True, text=True, check=True)
     return [[part.strip() for part in line[2:].split("|")] for line in proc.stdout.splitlines()
             if line.startswith("@@")]
@@ -198,6 +200,23 @@ def compare(major: Major, lines: list[list[str]], certain: dict[str, dict],
     return problems
 
 
+def release_names(library: dict, major: Major, code: int, certain: dict, declared: dict):
+    """For a library whose exports carry the headers' release ("release_suffix": nvJitLink's
+    __nvJitLinkCreate_13_0): the -D that completes the table's names for the release of `code`,
+    and the expected functions named for that release (a newer one's names carry its own)."""
+    suffix = library.get("release_suffix")
+    if not suffix:
+        return (), certain, declared
+    minor = (code - major.number * major.encoding[0]) // major.encoding[1]
+    ending = suffix.format(major=major.number, minor=minor)
+    stem = library.get("table_name", library["key"]).upper()
+    any_release = re.compile(re.escape(suffix).replace(r"\{major\}", r"\d+")
+                             .replace(r"\{minor\}", r"\d+") + "$")
+    rename = lambda functions: {any_release.sub(ending, n) if any_release.search(n) else n: f
+                                for n, f in functions.items()}
+    return (f"CUSHIM_{stem}_NAME(base)=base##{ending}",), rename(certain), rename(declared)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--cxx", required=True, help="C++ compiler to preprocess with")
@@ -208,7 +227,8 @@ def main(argv: list[str]) -> int:
         for number, settings in library["majors"].items():
             major = Major(library, int(number), settings)
             for what, code, certain, declared in major.probes():
-                lines = preprocess(args.cxx, major.table, library["version_macro"], code)
+                defines, certain, declared = release_names(library, major, code, certain, declared)
+                lines = preprocess(args.cxx, major.table, library["version_macro"], code, defines)
                 problems = compare(major, lines, certain, declared)
                 checked += 1
                 if problems:

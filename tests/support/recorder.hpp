@@ -12,7 +12,7 @@ struct recorded_call {
   char name[64];
   int arg_count;
   std::size_t arg_size[48];
-  unsigned char args[48][recorded_value_size];
+  unsigned char args[48][recorded_value_size];  // also ncclUniqueId, passed by value: 128 bytes
   std::size_t result_size;
   unsigned char result[recorded_value_size];
 };

@@ -48,11 +48,33 @@ A library's fields (strings unless said otherwise):
                    lack (tools/graphics_headers: OpenGL's, EGL's, VDPAU's types)
   extends          the key of the library this entry is one more table of (optional): the
                    functions of an optional header (cuda_profiler_api.h, cublasXt.h, ...) that
-                   the same library exports, shimmed only where "shimmed_when" holds
-  shimmed_when     preprocessor condition under which the table is included (optional; default:
-                   the opt_in macro defined, else always): for an extending table, its header's
-                   include guard, so a program gets these stubs by including the header before
-                   cushim
+                   the same library exports, shimmed only where "shimmed_when" holds; it has
+                   no descriptor, files or fallback of its own, and without "select" its one
+                   major's table serves every release (covers_from, its guards)
+  test_instead_of  for an extending entry: {"header", "when"}: cushim's test builds include its
+                   umbrella instead of "header" where the macro "when" is defined (cublas.h for
+                   cublas_v2.h); they include the other extending entries' umbrellas where
+                   CUSHIM_TEST_OPTIONAL_HEADERS is defined (tests/support/opt_in_headers.hpp)
+  files            {"posix": {"M": file name, ...}, "windows": {...}, "by": "cuda" (default) or
+                   "cudnn"}: its file of each major ("*": one for every major), which the test
+                   builds read (tools/apigen/selection.py); "by" names the headers whose major
+                   picks the file in a build
+  descriptor       {"file": its descriptor's file in detail/libraries/ (default <key>.hpp),
+                   "name": the descriptor (default <key>_descriptor)}
+  headers          what a program includes before cushim when it opts in (default: the umbrella)
+  shimmed_when     preprocessor condition under which its table is included (default: its
+                   opt_in macro defined, else always)
+  system_only      true: found only where the system installs it, with no override (the driver)
+  posix_only       true: Linux only; its opt_in macro on Windows stops the build
+  select           how api_tables.hpp picks its table: {"major": a preprocessor expression giving
+                   the headers' major, "needs": {"macro", "error"}: the macros (separated by
+                   spaces) its headers define (one absent: "error"), "same_major_as": {"table", "error"}, "unsupported": the
+                   #error for another major, "too_old": {"error", "unless" (optional)}: the #error
+                   for headers older than the table's oldest release, "newer_majors": true: a
+                   major above the newest uses the newest table, "about": why}
+  release_suffix   names the release in the exported names ("_{major}_{minor}":
+                   __nvJitLinkCreate_13_0): the tables hold the base name, and api_tables.hpp
+                   appends the headers' release (CUSHIM_<TABLE>_NAME(base))
   majors           {"M": {"encoding": [a, b] (default: the library's),
                           "covers_from": the oldest release the table is used for (default:
                           the oldest manifest of that major); older than the oldest manifest,
@@ -206,6 +228,7 @@ class Library:
     undeclared: tuple[Function, ...]
     detection: Detection
     include_dirs: tuple[Path, ...]  # searched before the headers in every clang run
+    settings: dict  # the entry as written: what selection.py reads (files, select, ...)
 
     def release(self, version: Version) -> str:
         major, minor, patch = version
@@ -282,6 +305,7 @@ def _library(settings: dict) -> Library:
                          for row in settings.get("undeclared", [])),
         detection=_detection(settings),
         include_dirs=tuple(TOOLS_DIR / d for d in settings.get("include_dirs", [])),
+        settings=settings,
     )
 
 

@@ -46,7 +46,10 @@ def _line(built: BuiltTable, entry: Entry) -> str:
     function = entry.function
     params, args = render_params(function.params)
     group = built.library.group.of(function)
-    columns = f"{built.library.key}, {group}, {function.ret}, {function.name}, {params}, {args}"
+    name = function.name
+    if name in built.release_named:  # the headers' release completes the exported name
+        name = f"CUSHIM_{built.library.table_name.upper()}_NAME({name})"
+    columns = f"{built.library.key}, {group}, {function.ret}, {name}, {params}, {args}"
     if entry.declared is None:
         return f"CUSHIM_API({columns})"
     return f"CUSHIM_API_DECLARED({columns}, {entry.declared}, {len(function.params)})"

@@ -102,6 +102,8 @@ struct library_descriptor {
   bool version_has_patch = false;       // cuDNN 9.19.0, but CUDA 13.0
   bool ask_file_when_zero = false;      // a version of 0 is no answer (CUDA 13's runtime without a driver)
   bool newer_major_works = false;       // a newer major runs programs built for this one (the driver)
+  bool older_major_works = false;       // an older major serves what it has (NVML: the management library of
+                                        // an older driver); a function it lacks gets the "missing" fallback
   bool older_minor_works = false;       // an older minor is a warning whatever the policy (the driver's minor
                                         // version compatibility: a 12.0 driver runs programs built with 12.x)
   const char* older_minor_effect = "";  // what an older minor than the headers' costs, when allowed
@@ -209,6 +211,9 @@ class describe_library {
   }
   constexpr describe_library newer_major_works() const {
     return describe_library(with_field(d_, &library_descriptor::newer_major_works, true));
+  }
+  constexpr describe_library older_major_works() const {
+    return describe_library(with_field(d_, &library_descriptor::older_major_works, true));
   }
   constexpr describe_library older_minor_works() const {
     return describe_library(with_field(d_, &library_descriptor::older_minor_works, true));

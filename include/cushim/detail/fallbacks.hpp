@@ -48,7 +48,8 @@ struct value_fallbacks {
 };
 
 // The few functions that answer through their arguments (descriptor: zeroed_outputs, text_outputs)
-// get fallbacks of their own signature: count and version queries set their int* outputs to 0,
+// get fallbacks of their own signature: count and version queries set their int* and unsigned*
+// outputs to 0,
 // text queries point a const char** at the explanation or write it into a char* buffer.
 template <library L, class F>
 struct output_fallbacks;
@@ -70,7 +71,7 @@ struct output_fallbacks<L, R (*)(A...)> {
   }
   template <failure Why, class T>
   static void write_output(T arg) {
-    if constexpr (std::is_same_v<T, int*>) {
+    if constexpr (std::is_same_v<T, int*> || std::is_same_v<T, unsigned*>) {
       if (arg) *arg = 0;
     } else if constexpr (std::is_same_v<T, const char**>) {
       if (arg) *arg = text<Why>();

@@ -383,7 +383,8 @@ class loader {
     version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
     std::string found = std::string(d_.display_name) + " " + version_text(d_, v);
     detail = detail.empty() ? found : found + "; " + detail;
-    const bool newer_major = d_.newer_major_works && got.major > want.major;
+    const bool newer_major =
+        (d_.newer_major_works && got.major > want.major) || (d_.older_major_works && got.major < want.major);
     if (got.major != want.major && !newer_major) {
       detail += "; this program was compiled for major " + std::to_string(want.major);
       return outcome::wrong_version;

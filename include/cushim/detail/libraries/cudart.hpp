@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../api_tables.hpp"
+#include "../compatibility.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
 #include "../report.hpp"
@@ -46,6 +47,14 @@ inline platform::any_function wrap(const char* name, platform::any_function foun
   return reinterpret_cast<platform::any_function>(&device_count_zero_on_error);
 }
 
+// " (525.60.13 or newer: NVIDIA's minimum for CUDA 12.x)"; empty where NVIDIA names none.
+inline std::string minimum_driver_clause(int cuda_major) {
+  const minimum_driver_row* row = minimum_driver_for(cuda_major);
+  const char* driver = !row ? nullptr : platform::windows_names ? row->windows_driver : row->linux_driver;
+  if (!driver) return {};
+  return std::string(" (") + driver + " or newer: NVIDIA's minimum for CUDA " + std::to_string(cuda_major) + ".x)";
+}
+
 // The driver must support the runtime's major: the problem belongs to the driver's section.
 inline void cross_check(report& r, report_library& self) {
   const driver_status& d = r.driver.probe;
@@ -59,7 +68,7 @@ inline void cross_check(report& r, report_library& self) {
            ", older than the CUDA " + format_version(decode_cuda_version(cudart.version), false) + " runtime in use",
        d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
        "update the NVIDIA driver to one that supports CUDA " + std::to_string(cudart.version / 1000) +
-           ", or use a build for an older CUDA"});
+           minimum_driver_clause(cudart.version / 1000) + ", or use a build for an older CUDA"});
 }
 
 }  // namespace cudart_hooks

@@ -12,14 +12,12 @@ namespace detail {
 namespace {
 namespace platform {
 
-// `loaded` means usable; otherwise bad_format or wrong_architecture with the reason in detail.
-inline outcome inspect_file(const std::string& path, std::string& detail) {
-  file_source file(path);
-  if (!file.ok()) {
-    detail = file.error();
+// inspect_file's answer for a file already read: `open_error` says why it could not be opened.
+inline outcome inspect_elf(const std::string& open_error, const elf_info& info, std::string& detail) {
+  if (!open_error.empty()) {
+    detail = open_error;
     return outcome::bad_format;
   }
-  elf_info info = read_elf(file);
   if (info.error != elf_error::none) {
     detail = "not a shared library: " + info.error_detail;
     return outcome::bad_format;
@@ -31,6 +29,12 @@ inline outcome inspect_file(const std::string& path, std::string& detail) {
     return outcome::wrong_architecture;
   }
   return outcome::loaded;
+}
+
+// `loaded` means usable; otherwise bad_format or wrong_architecture with the reason in detail.
+inline outcome inspect_file(const std::string& path, std::string& detail) {
+  file_source file(path);
+  return inspect_elf(file.ok() ? std::string() : file.error(), file.ok() ? read_elf(file) : elf_info(), detail);
 }
 
 }  // namespace platform

@@ -69,17 +69,27 @@ class dependency_resolver {
   dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path)
       : cache_(cache_bytes), library_path_(std::move(library_path)) {}
 
+  // Another process than this one (a framework's Python process, worked out by the doctor's
+  // discovery): its cache bytes, its LD_LIBRARY_PATH and the libraries it has loaded, none of
+  // this process's.
+  dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path,
+                      std::vector<loaded_object> loaded)
+      : cache_(cache_bytes), library_path_(std::move(library_path)), loaded_(std::move(loaded)), loaded_listed_(true) {}
+
+  // That other process has loaded `objects` now: later answers find them there. Answers about
+  // files stay; the dependency walks, which depend on what is loaded, are made again.
+  void assume_loaded(std::vector<loaded_object> objects) {
+    loaded_ = std::move(objects);
+    loaded_listed_ = true;
+    closure_.clear();
+  }
+
   // The file the loader would use for `name` when the library at `requester_path` needs it (its
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
   // there was skipped.
   std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
                      load_kind = load_kind::by_path) const {
-    auto known = requesters_.find(requester_path);
-    if (known == requesters_.end()) {
-      platform::file_source file(requester_path);
-      known = requesters_.emplace(requester_path, read_elf(file)).first;
-    }
-    return locate(name, known->second, requester_path, searched);
+    return locate(name, elf_of(requester_path).info, requester_path, searched);
   }
 
   // Whether the loader would take the file for this process (an ELF library of its class and
@@ -90,23 +100,16 @@ class dependency_resolver {
 
   // inspect_file's answer, read once per file.
   outcome inspect(const std::string& path, std::string& why_not) const {
-    auto known = inspected_.find(path);
-    if (known == inspected_.end()) {
-      std::string why;
-      outcome result = inspect_file(path, why);
-      known = inspected_.emplace(path, std::make_pair(result, why)).first;
-    }
-    why_not = known->second.second;
-    return known->second.first;
+    const read_file& file = elf_of(path);
+    return inspect_elf(file.open_error, file.info, why_not);
   }
 
   // DT_NEEDED of `path`; `error` says why there are none when the file cannot be read.
   std::vector<std::string> needs(const std::string& path, std::string& error) const {
-    platform::file_source file(path);
-    if (!file.ok()) return error = file.error(), std::vector<std::string>();
-    elf_info info = read_elf(file);
-    if (info.error != elf_error::none) return error = info.error_detail, std::vector<std::string>();
-    return info.needed;
+    const read_file& file = elf_of(path);
+    if (!file.open_error.empty()) return error = file.open_error, std::vector<std::string>();
+    if (file.info.error != elf_error::none) return error = file.info.error_detail, std::vector<std::string>();
+    return file.info.needed;
   }
 
   // Every DT_NEEDED of `path` and of what they need in turn that the loader would not find.
@@ -121,8 +124,7 @@ class dependency_resolver {
     if (id.known()) closure_[key] = {};  // a cycle back to this file adds nothing
     if (closure_.size() > max_files) return {};
     std::vector<missing_dependency> result;
-    platform::file_source file(path);
-    elf_info info = read_elf(file);
+    const elf_info& info = elf_of(path).info;
     if (info.error == elf_error::none) {
       for (const std::string& name : info.needed) {
         std::vector<std::string> searched;
@@ -140,6 +142,25 @@ class dependency_resolver {
 
  private:
   static constexpr std::size_t max_files = 256;  // a dependency closure larger than this is not real
+
+  // A file as read once per resolver: why it could not be opened, or what its ELF says.
+  struct read_file {
+    std::string open_error;
+    elf_info info;
+  };
+
+  const read_file& elf_of(const std::string& path) const {
+    auto known = files_.find(path);
+    if (known != files_.end()) return known->second;
+    platform::file_source file(path);
+    read_file read;
+    if (file.ok()) {
+      read.info = read_elf(file);
+    } else {
+      read.open_error = file.error();
+    }
+    return files_.emplace(path, std::move(read)).first->second;
+  }
 
   std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
                      std::vector<std::string>& searched) const {
@@ -221,8 +242,7 @@ class dependency_resolver {
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::vector<loaded_object> loaded_;
   mutable bool loaded_listed_ = false;
-  mutable std::map<std::string, std::pair<outcome, std::string>> inspected_;  // path -> answer, why not
-  mutable std::map<std::string, elf_info> requesters_;  // each requester's RPATH and RUNPATH, read once
+  mutable std::map<std::string, read_file> files_;  // each file's ELF, read once
 };
 
 }  // namespace platform

@@ -34,7 +34,19 @@ class sublibrary_finder {
   sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
       : main_path_(main_path),
         main_version_(cudnn_version_from_file_name(final_link_target(main_path))),
-        resolver_(std::move(resolver)) {}
+        own_(std::move(resolver)),
+        resolver_(&own_) {}
+
+  // With another process's resolver, borrowed (the doctor's discovery, for every framework it
+  // looks at): what it has read of each file is kept there for the next one.
+  sublibrary_finder(const std::string& main_path, const dependency_resolver* shared)
+      : main_path_(main_path),
+        main_version_(cudnn_version_from_file_name(final_link_target(main_path))),
+        own_(std::string_view(), {}, {}),
+        resolver_(shared) {}
+
+  sublibrary_finder(const sublibrary_finder&) = delete;
+  sublibrary_finder& operator=(const sublibrary_finder&) = delete;
 
   // The copy cuDNN's own load of `file_name` would get, or empty. `searched` says where it looked
   // for `file_name`; `skipped` receives the files it met and passed over first, for any name.
@@ -43,7 +55,7 @@ class sublibrary_finder {
                       std::vector<std::string>* skipped = nullptr) const {
     for (const std::string& name : names_tried(file_name)) {
       std::vector<std::string> looked;
-      std::string found = resolver_.locate(name, main_path_, looked, load_kind::by_name);
+      std::string found = resolver_->locate(name, main_path_, looked, load_kind::by_name);
       if (skipped) {
         for (const std::string& entry : looked) {
           if (names_unusable_file(entry)) skipped->push_back(entry);
@@ -55,7 +67,7 @@ class sublibrary_finder {
     return {};
   }
 
-  bool loadable(const std::string& path, std::string& why_not) const { return resolver_.loadable(path, why_not); }
+  bool loadable(const std::string& path, std::string& why_not) const { return resolver_->loadable(path, why_not); }
 
   // The version in the real file's name, else the exported version word, read from the file:
   // nothing is run.
@@ -85,7 +97,7 @@ class sublibrary_finder {
   // What the loader would not find for `path`. dlopen searches the same places whichever way the
   // file itself was found, so how it is loaded does not matter here.
   std::vector<missing_dependency> missing(const std::string& path, load_kind kind) const {
-    return resolver_.missing(path, kind);
+    return resolver_->missing(path, kind);
   }
 
   // Files to load before `path`: none on Linux, where a dependency is found the same way however
@@ -95,7 +107,8 @@ class sublibrary_finder {
  private:
   std::string main_path_;
   long main_version_;  // from the main library's real file name; 0 when it carries none
-  dependency_resolver resolver_;
+  dependency_resolver own_;
+  const dependency_resolver* resolver_;  // own_, or a borrowed one
 };
 
 }  // namespace platform
