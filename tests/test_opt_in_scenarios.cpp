@@ -9,9 +9,13 @@
 #include <cudnn.h>
 #include <doctest/doctest.h>
 
+#include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "support/command_output.hpp"
 #include "support/library_files.hpp"
 #include "support/opt_in_headers.hpp"
 #include "support/probe.hpp"
@@ -43,6 +47,19 @@ std::string driver_outcome_at(const key_values& out, const std::string& path) {
   }
   return "<not tried>";
 }
+
+// What a calls_between program printed (tests/calls_between/program.cpp), run with `variables`.
+key_values run_calls_between(const std::string& program, const environment& variables) {
+  process_spec spec;
+  spec.program = program;
+  for (const auto& v : variables) spec.env[v.first] = v.second;
+  process_result r = run_process(spec);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.exit_code == 0);
+  return parse_key_values(r.out);
+}
+
+bool starts_with(const std::string& text, const std::string& start) { return text.rfind(start, 0) == 0; }
 
 // Every other library behind an empty override: the CUDA runtime (and what it brings in) would
 // load libcuda.so.1 itself, by name, before cushim's own search for the driver API.
@@ -265,6 +282,142 @@ TEST_CASE("cuDNN 9 would not find the cuBLASLt and NVRTC it loads by name: a war
   CHECK(out.get("cudnn.code") == "ok");
   for (const std::string& p : out.all("cudnn.problem")) CHECK(!contains(p, "by name"));
 }
+
+// NVIDIA's libraries call each other through versioned imports (libcusolver's
+// cublasSgemm_v2@libcublas.so.13); a program's exported stubs carry cushim's own version, so those
+// calls reach the library the caller was linked against, as without cushim, whatever cushim chose.
+TEST_CASE("a library's own calls into cuBLAS reach the cuBLAS it was linked against, never cushim's stubs") {
+  const std::string fixtures = CUSHIM_FIXTURE_DIR;
+  const std::string program = CUSHIM_CALLS_BETWEEN_PROGRAM;
+  // The stubs the "cuSOLVER" and its cuBLAS import are in the program's dynamic symbol table (ld.bfd
+  // exports them for them), under cushim's version; the program links no cuBLAS.
+  const std::string exported = command_output("LC_ALL=C readelf --dyn-syms -W '" + program + "'");
+  CHECK(contains(exported, " cublasGetStatusString@@CUSHIM_1\n"));
+  CHECK(contains(exported, " cublasLtGetStatusString@@CUSHIM_1\n"));
+  CHECK_FALSE(contains(command_output("LC_ALL=C readelf -d '" + program + "'"), "[libcublas"));
+
+  const std::string lib = "libcublas.so." + cuda_major, lt = "libcublasLt.so." + cuda_major;
+  SUBCASE("the same copy: cushim reuses the cuBLAS the library brought in") {
+    key_values out = run_calls_between(program, {{"LD_LIBRARY_PATH", fixtures + "/calls_between"}});
+    CHECK(out.get("program_cublas") == "cuBLAS of calls_between");
+    CHECK(out.get("cusolver_cublas") == "cuBLAS of calls_between via " + lib);
+    CHECK(out.get("cublas_cublasLt") == "cuBLASLt of calls_between via " + lt);
+  }
+  SUBCASE("cushim refused that cuBLAS (another major): the program gets the fallback, the library its cuBLAS") {
+    key_values out = run_calls_between(program, {{"LD_LIBRARY_PATH", fixtures + "/calls_between_refused"}});
+    CHECK(starts_with(out.get("program_cublas"), "cushim: cuBLAS"));
+    CHECK(out.get("cusolver_cublas") == "cuBLAS of calls_between_refused via " + lib);
+    CHECK(starts_with(out.get("cublas_cublasLt"), "cushim: cuBLAS"));
+  }
+  SUBCASE("cushim chose another copy: the library of the CUDA major before keeps its own cuBLAS") {
+    key_values out = run_calls_between(program, {{"LD_LIBRARY_PATH", fixtures + "/calls_between_previous"},
+                                                 {"CUSHIM_CUBLAS_PATH", fixtures + "/calls_between"}});
+    CHECK(out.get("program_cublas") == "cuBLAS of calls_between");
+    CHECK(out.get("cusolver_cublas") ==
+          "cuBLAS of calls_between_previous via libcublas.so." + std::to_string(CUDART_VERSION / 1000 - 1));
+    CHECK(out.get("cublas_cublasLt") == "cuBLASLt of calls_between via " + lt);
+  }
+}
+
+TEST_CASE("with -rdynamic every stub is exported, and the cuBLAS cushim loads still calls its own cuBLASLt") {
+  const std::string program = CUSHIM_CALLS_BETWEEN_EXPORTED;
+  CHECK(contains(command_output("LC_ALL=C readelf --dyn-syms -W '" + program + "'"),
+                 " cublasLtGetStatusString@@CUSHIM_1\n"));
+  key_values out =
+      run_calls_between(program, {{"CUSHIM_CUBLAS_PATH", std::string(CUSHIM_FIXTURE_DIR) + "/calls_between"}});
+  CHECK(out.get("program_cublas") == "cuBLAS of calls_between");
+  CHECK(out.get("cublas_cublasLt") == "cuBLASLt of calls_between via libcublasLt.so." + cuda_major);
+}
+
+#if defined(CUSHIM_CUSOLVER) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_NVJITLINK)
+namespace {
+
+std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// Each import of the library at `path` that is versioned with an NVIDIA library's soname
+// (cublasSgemm_v2@libcublas.so.13, __nvJitLinkCreate_13_0@libnvJitLink.so.13): name -> soname.
+std::map<std::string, std::string> nvidia_imports(const std::string& path) {
+  std::map<std::string, std::string> imports;
+  std::istringstream lines(command_output("LC_ALL=C readelf --dyn-syms -W '" + path + "'"));
+  const std::regex undefined(R"(\sUND\s+(\w+)@(lib(cu|nv)\w+\.so\.\d+)\b)");
+  std::smatch m;
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_search(line, m, undefined)) imports[m[1]] = m[2];
+  }
+  return imports;
+}
+
+// LD_DEBUG=bindings' lines, "binding file <from> [0] to <to> [0]: normal symbol `<name>'": for
+// each file that bound a symbol, the file each of its names was bound to (base names).
+std::map<std::string, std::map<std::string, std::string>> bindings_of(const std::string& debug) {
+  std::map<std::string, std::map<std::string, std::string>> bound;
+  std::istringstream lines(debug);
+  const std::regex binding(R"(binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `(\w+)')");
+  std::smatch m;
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_search(line, m, binding)) bound[base_name(m[1])][m[3]] = base_name(m[2]);
+  }
+  return bound;
+}
+
+}  // namespace
+
+// The real libraries of the toolkit: libcusolver imports cuBLAS, cuBLASLt and cuSPARSE functions,
+// libcusparse nvJitLink's, libcublas cuBLASLt's, each versioned with the soname it was linked
+// against. In a program that exports every stub (-rdynamic), each of those calls is bound to that
+// library, none to the program's stubs (unversioned stubs would take every one of them).
+TEST_CASE("the real cuSOLVER, cuSPARSE and cuBLAS call the libraries they were linked against, not the stubs") {
+  const std::string program = CUSHIM_CALLS_BETWEEN_EXPORTED;
+  const std::string lib_dir = CUSHIM_CUDA_LIB_DIR;
+  const std::string exported = command_output("LC_ALL=C readelf --dyn-syms -W '" + program + "'");
+  process_spec spec;
+  spec.program = program;
+  spec.args = {"cusolver"};
+  spec.env["LD_LIBRARY_PATH"] = lib_dir;
+  spec.env["LD_BIND_NOW"] = "1";  // every import bound as the library loads, called or not
+  spec.env["LD_DEBUG"] = "bindings";
+  process_result r = run_process(spec);
+  INFO("stdout:\n" << r.out);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "cusolverGetVersion=0\n"));
+  const auto bound = bindings_of(r.err);
+  const std::string program_file = base_name(program);
+  std::size_t stubbed = 0;
+  for (const std::string& file :
+       {test_support::file_of(cushim::library::cusolver), test_support::file_of(cushim::library::cusparse),
+        test_support::file_of(cushim::library::cublas)}) {
+    CAPTURE(file);
+    const std::map<std::string, std::string> imports = nvidia_imports(lib_dir + "/" + file);
+    REQUIRE(!imports.empty());
+    REQUIRE(bound.count(file));
+    const std::map<std::string, std::string>& of_file = bound.at(file);
+    std::vector<std::string> wrong;
+    for (const auto& [name, soname] : imports) {
+      auto it = of_file.find(name);
+      if (it == of_file.end() || it->second != soname) {
+        wrong.push_back(name + " -> " + (it == of_file.end() ? "<not bound>" : it->second));
+      }
+      // Where the program exports a stub of the name (every one a header declares), it does so
+      // under cushim's version, and the library's call still reached the library it names.
+      if (contains(exported, " " + name + "@")) {
+        CHECK_MESSAGE(contains(exported, " " + name + "@@CUSHIM_1\n"), name);
+        ++stubbed;
+      }
+    }
+    std::string text;
+    for (const std::string& w : wrong) text += " " + w;
+    CHECK_MESSAGE(wrong.empty(), "bound elsewhere than " << file << "'s own dependencies:" << text);
+    // Nothing of NVIDIA's is bound to the program (what is: its copies of libc's data, stderr).
+    const std::regex nvidia_name("(cu|nv|__nv|nccl)\\w+");
+    for (const auto& [name, to] : of_file) {
+      if (std::regex_match(name, nvidia_name)) CHECK_MESSAGE(to != program_file, name << " bound to the program");
+    }
+  }
+  // The program has stubs of 139 of cuSOLVER's 140 imports, all 8 of cuSPARSE's and 11 of cuBLAS's
+  // 76 in CUDA 13.0 (the others are undeclared entry points: docs/supported-headers.md, "What the tables leave out").
+  CHECK(stubbed > 150);
+}
+#endif
 
 // The toolkit's other libraries and NCCL: the bad input every library gets, one scenario list for
 // all (their fixtures: tests/CMakeLists.txt, "<key>_good", "<key>_wrong_major").

@@ -8,12 +8,19 @@
 
 #include <cushim/diagnostics.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_opted_in.cpp
 
+#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/platform.hpp>
+
 #include <cstdlib>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/command_output.hpp"
+#include "support/elf_exports.hpp"
 #include "support/library_files.hpp"
 #include "support/nvrtc_kernel.hpp"
 #ifdef CUSHIM_CUFFT
@@ -158,6 +165,176 @@ TEST_CASE("explain_json lists every opted-in library, each as status_of() gives 
     CHECK_MESSAGE(contains(json, entry), entry);
   }
   CHECK(cushim::diagnostics::libraries().size() == CUSHIM_SHIMMED_LIBRARY_COUNT);
+}
+
+// --- Every table against its library's exports (docs/supported-headers.md, "What the tables leave out") ----------
+namespace {
+
+// The functions of every table this program's headers select, and cublas.h's legacy table, which a
+// program including cublas_v2.h cannot select (test_cublas_legacy compiles it).
+struct table_function {
+  cushim::library lib;
+  const char* name;
+};
+const std::vector<table_function>& table_functions() {
+  static const std::vector<table_function> functions = [] {
+    std::vector<table_function> all;  // statements: library_tables.inc has #pragmas
+#define CUSHIM_API(lib, group, ret, name, params, args) all.push_back({cushim::library::lib, CUSHIM_NAME_TEXT(name)});
+#define CUSHIM_API_DECLARED(lib, group, ret, name, params, args, declared, arity) \
+  all.push_back({cushim::library::lib, CUSHIM_NAME_TEXT(name)});
+#include <cushim/detail/library_tables.inc>
+#include CUSHIM_CUBLAS_LEGACY_TABLE
+#undef CUSHIM_API
+#undef CUSHIM_API_DECLARED
+    return all;
+  }();
+  return functions;
+}
+
+// The exports no table holds, on purpose (docs/supported-headers.md, "What the tables leave out"), by library: names
+// no header declares (undocumented entry points, cuBLAS's own into cuBLASLt) and the driver's
+// cuGraphInstantiate, which cuda.h renames to cuGraphInstantiateWithFlags. The driver's
+// per-thread variants and every export of an older ABI are rules of their own (below).
+struct left_out {
+  cushim::library lib;
+  const char* names;  // a regular expression
+};
+const left_out undeclared_exports[] = {
+    {cushim::library::cudnn, "cudnn(Get|Set)Backdoor|cudnnSetBackdoorEx|cudnnGetRNNDropoutLocationsInternal"},
+    {cushim::library::cublas,
+     "cublas[CDSZ]bdmm|cublas(Get|Set)Backdoor|cublasSetBackdoorEx|cublas(Get|Set)EnvironmentMode"},
+    {cushim::library::cublasLt,
+     "cublasLt[A-Z]{3}Matmul(AlgoCapGetAttribute|AlgoCheck|AlgoGetHeuristic|AlgoGetIds|AlgoInit)?|"
+     "cublasLtLegacyGemm[A-Z]{3}|cublasLt_for_cublas_[A-Z]{3}|cublasLtCtxInit|cublasLtShutdownCtx|"
+     "cublasLtHeuristicsCache(Create|Destroy|Get|Put)|cublasLtHeuristicLutSerializeEntry|"
+     "cublasLtAlgoCharacteristicGetAttribute|cublasLtClearNvjetCache|cublasLt(Get|Set)EnvironmentMode|"
+     "cublasLtMatmulAlgoConfigGetAttributeRange"},
+    {cushim::library::nvrtc, "__nvrtcCPEx"},
+    {cushim::library::driver, "cuGraphInstantiate(_v2)?"},
+#ifdef CUSHIM_CUFFT
+    {cushim::library::cufft, "cufftDebug|cufftXtMakePlanGuru64"},
+#endif
+#ifdef CUSHIM_CUSOLVER
+    // Host-side twins, the sparse factorizations' internals, batched cuBLAS-like kernels.
+    {cushim::library::cusolver,
+     "cusolver(Dn|Sp)\\w+Host|cusolverIidentityHost|cusolverDn[CDSZX](eyeBatch|lange|lansy|[sh][ye]gst)(_bufferSize)?|"
+     "cusolverDnXfillRandNormalOn(Host|Device)|cusolverSp[CDSZ](csrqr(BufferInfo|Setup|Factor|ZeroPivot|Solve|rcond)|"
+     "csrchol(BufferInfo|Factor|ZeroPivot|Solve|Diag)|snlu(Buffersize|Factor|Solve)|symgthr)|"
+     "cusolverSp[QL]csrqr\\w+|cusolverSpXcsr(qr|chol)Analysis|cusolverSpXcsrqrConfigInfo|"
+     "cusolverSp(Create|Destroy)(CsrcholInfo|GluInfo|SnluInfo)|cusolverSp[DX]glu\\w+|cusolverSpXsnlu\\w+|"
+     "cusolverSpDnrminf|cusolverXcsrqr_dump|cusolverRfSetupM|pegasus\\w+|cublas[CDSZ]batch(AccGemm(_BufferSize)?|Gemm|"
+     "Trsm)"},
+#endif
+#ifdef CUSHIM_NVJITLINK
+    // The names without the release (CUDA 12.0's ABI; nvJitLink.h calls __nvJitLinkCreate_13_0).
+    {cushim::library::nvjitlink,
+     "nvJitLink(AddData|AddFile|Complete|Create|Destroy|GetErrorLog|GetErrorLogSize|GetInfoLog|GetInfoLogSize|"
+     "GetLinkedCubin|GetLinkedCubinSize|GetLinkedPtx|GetLinkedPtxSize)|__nvJitLinkAPI"},
+#endif
+#ifdef CUSHIM_NCCL
+    // The profiling interface (pnccl*), and the host functions of the device API (nccl_device.h).
+    {cushim::library::nccl,
+     "pnccl\\w+|ncclResetDebugInitInternal|ncclDevComm(Create|Destroy)|ncclTeam(Lsa|Rail|RankToLsa|RankToWorld|World)|"
+     "ncclGinBarrierCreateRequirement|ncclLLA2A(CalcSlots|CreateRequirement)|ncclLsaBarrierCreateRequirement"},
+#endif
+};
+// Declared by the headers here, not exported by their library: the missing-function fallback.
+const left_out declared_not_exported[] = {
+    {cushim::library::cublasLt, "cublasLtDisableCpuInstructionsSetMask"},
+#ifdef CUSHIM_CURAND
+    {cushim::library::curand, "curandGenerateBinomial(Method)?"},
+#endif
+#ifdef CUSHIM_CUSPARSE
+    {cushim::library::cusparse,
+     "cusparse[CDSZ](bsric02|bsrilu02|bsrsm2|bsrsv2|csr2gebsr|csric02|csrilu02|gebsr2gebsc|gebsr2gebsr)_bufferSizeExt|"
+     "cusparseXgebsr2csr"},
+#endif
+#ifdef CUSHIM_CUSOLVER
+    {cushim::library::cusolver, "cusolverDnLogger(ForceDisable|OpenFile|SetCallback|SetFile|SetLevel|SetMask)"},
+#endif
+};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : " ") + name;
+  return text;
+}
+
+bool matches(const left_out* begin, const left_out* end, cushim::library lib, const std::string& name) {
+  for (const left_out* l = begin; l != end; ++l) {
+    if (l->lib == lib && std::regex_match(name, std::regex(l->names))) return true;
+  }
+  return false;
+}
+
+// "cuMemAlloc" for "cuMemAlloc_v2": a name and the version its suffix gives (1 without one).
+std::pair<std::string, int> versioned(const std::string& name) {
+  std::smatch m;
+  if (std::regex_match(name, m, std::regex("(\\w+?)_v([0-9]+)"))) return {m[1], std::stoi(m[2])};
+  return {name, 1};
+}
+
+// The file of each library whose exports the table must hold: the copy cushim loaded, and for
+// the driver, which no machine without a GPU has, the toolkit's link stub of it.
+std::string library_file(cushim::library lib) {
+  if (lib == cushim::library::driver) return std::string(CUSHIM_CUDA_LIB_DIR) + "/stubs/libcuda.so";
+  REQUIRE(cushim::available(lib));
+  return cushim::status_of(lib).path;
+}
+
+}  // namespace
+
+TEST_CASE("every table holds its library's exports, but for what README lists as left out on purpose") {
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+#ifdef CUSHIM_NVML
+    // NVML is the driver's: a machine without one has no libnvidia-ml.so.1, and the toolkit no stub
+    // of it (docs/supported-headers.md, "What the tables leave out": not checked here).
+    if (lib == cushim::library::nvml && !cushim::available(lib)) continue;
+#endif
+    const std::string path = library_file(lib);
+    INFO(cushim::to_string(lib) << ": " << path);
+    cushim::detail::platform::file_source file(path);
+    REQUIRE_MESSAGE(file.ok(), file.error());
+    const test_support::elf_exports read = test_support::read_elf_exports(file);
+    REQUIRE_MESSAGE(read.ok, read.error);
+    std::set<std::string> exports;
+    for (const std::string& name : read.names) {
+      if (name.find('.') == std::string::npos) exports.insert(name);  // not the version node (libcudnn.so.9)
+    }
+    std::set<std::string> table;
+    std::map<std::string, int> newest;  // of each name, the highest _vN the table holds
+    for (const table_function& f : table_functions()) {
+      if (f.lib != lib) continue;
+      table.insert(f.name);
+      auto [base, v] = versioned(f.name);
+      newest[base] = std::max(newest[base], v);
+    }
+    REQUIRE(table.size() > 10);  // nvJitLink's is the smallest: 14
+    std::vector<std::string> missing, unexported, unused_rules;
+    for (const std::string& name : exports) {
+      if (table.count(name)) continue;
+      const bool per_thread = lib == cushim::library::driver && std::regex_match(name, std::regex("\\w+_pt(ds|sz)"));
+      auto [base, v] = versioned(name);
+      const bool older_abi = newest.count(base) && newest[base] > v;  // the headers rename it to a newer _vN
+      if (!per_thread && !older_abi &&
+          !matches(std::begin(undeclared_exports), std::end(undeclared_exports), lib, name))
+        missing.push_back(name);
+    }
+    for (const std::string& name : table) {
+      if (!exports.count(name) &&
+          !matches(std::begin(declared_not_exported), std::end(declared_not_exported), lib, name))
+        unexported.push_back(name);
+    }
+    for (const left_out& l : undeclared_exports) {
+      if (l.lib != lib) continue;
+      bool used = false;
+      for (const std::string& name : exports) used = used || std::regex_match(name, std::regex(l.names));
+      if (!used) unused_rules.push_back(l.names);
+    }
+    CHECK_MESSAGE(missing.empty(), "exported, in no table: " << joined(missing));
+    CHECK_MESSAGE(unexported.empty(), "in a table, not exported: " << joined(unexported));
+    CHECK_MESSAGE(unused_rules.empty(), "left-out rules that match no export: " << joined(unused_rules));
+  }
 }
 
 #if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \

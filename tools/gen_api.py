@@ -84,6 +84,7 @@ ELSEWHERE = {"cushimLibraries.cmake": REPO / "cmake",
 
 def read_headers(toolchain: Toolchain, library: Library) -> Snapshot | None:
     """The library's headers as one release, or None for an opt-in library without them."""
+    toolchain = toolchain.searching_first(library.include_dirs)
     if not toolchain.has_header(library.umbrella_header):
         if library.opt_in is None:
             raise GenError(f"{library.umbrella_header} not found in "

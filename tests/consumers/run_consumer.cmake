@@ -54,12 +54,15 @@ function(check_app app)
 endfunction()
 
 # The program with kernels a consumer built: it reached main and its end (launches return the
-# runtime's own error without a GPU), and libcudart is not NEEDED.
+# runtime's own error without a GPU), printing the optional pattern, and libcudart is not NEEDED.
 function(check_kernel_app app)
   run("running ${app}" ${app})
   message("${RUN_OUTPUT}")
   if(NOT RUN_OUTPUT MATCHES "reached_main=1" OR NOT RUN_OUTPUT MATCHES "reached_end=1")
     message(FATAL_ERROR "cushim-consumer: ${app} did not run to its end")
+  endif()
+  if(ARGC GREATER 1 AND NOT RUN_OUTPUT MATCHES "${ARGV1}")
+    message(FATAL_ERROR "cushim-consumer: ${app} printed no ${ARGV1}")
   endif()
   run("readelf" ${READELF} -d ${app})
   if(NOT RUN_OUTPUT MATCHES "\\(NEEDED\\)" OR RUN_OUTPUT MATCHES "libcudart|libcudnn")
@@ -202,7 +205,7 @@ elseif(KIND STREQUAL "meson_cuda")
   skip_without(nvcc "${NVCC}")
   if(NOT SKIPPED)
     file(COPY ${CONSUMERS_DIR}/meson_cuda/meson.build ${CONSUMERS_DIR}/../kernels/kernel_program.cu
-      ${CONSUMERS_DIR}/../kernels/shim.cpp DESTINATION ${WORK}/src)
+      ${CONSUMERS_DIR}/../kernels/kernel_rdc.cu ${CONSUMERS_DIR}/../kernels/shim.cpp DESTINATION ${WORK}/src)
     file(MAKE_DIRECTORY ${WORK}/src/subprojects)
     file(CREATE_LINK ${SOURCE_DIR} ${WORK}/src/subprojects/cushim SYMBOLIC)
     set(ENV{CXX} ${CXX_COMPILER})
@@ -211,6 +214,7 @@ elseif(KIND STREQUAL "meson_cuda")
       -Dcushim:cudatoolkit_root=${CUDA_ROOT} -Dcushim:cudnn_include_dir=${CUDNN_INCLUDE_DIR})
     run("meson compile" ${MESON} compile -C ${WORK}/build)
     check_kernel_app(${WORK}/build/consumer_kernels)
+    check_kernel_app(${WORK}/build/consumer_kernels_rdc "parent_launch=")
   endif()
 
 else()

@@ -1,7 +1,8 @@
 // A program with its own kernel, __device__ and __managed__ variables, built with nvcc and
 // cushim_use_for_cuda (no CUDA runtime linked): nvcc's start-up code registers them before main
 // through cushim's stubs, and the link puts this file first, so that runs before the statics of
-// cushim's implementation file. Prints one key=value line per result; exits 0 at its end.
+// cushim's implementation file. Prints one key=value line per result; exits 0 at its end. Built
+// with separable compilation and CUSHIM_TEST_RDC, it also launches a kernel that launches one.
 //   kernel_program [--configure] [--launch-first] [--explain]
 #include <cuda_runtime.h>
 
@@ -19,6 +20,16 @@ __global__ void add_one(int* data, int n) {
   if (i < n) data[i] += 1;
   if (i == 0) atomicAdd(&device_counter, n);
 }
+
+#ifdef CUSHIM_TEST_RDC
+// Separable compilation (kernel_program_rdc): a device function of another file, and a kernel that
+// launches a kernel (dynamic parallelism: the device runtime, libcudadevrt).
+__device__ int twice(int v);  // kernel_rdc.cu
+__global__ void launch_add_one(int* data, int n) {
+  add_one<<<1, n>>>(data, n);
+  data[0] = twice(data[0]);
+}
+#endif
 
 namespace {
 
@@ -50,6 +61,10 @@ int main(int argc, char** argv) {
   report("chevron_launch", cudaGetLastError());
   int n = 4;
   void* args[] = {&data, &n};
+#ifdef CUSHIM_TEST_RDC
+  launch_add_one<<<1, 1>>>(data, 4);
+  report("parent_launch", cudaGetLastError());
+#endif
   report("launch_kernel",
          cudaLaunchKernel(reinterpret_cast<const void*>(&add_one), dim3(1), dim3(4), args, 0, nullptr));
   report("memcpy_to_host", cudaMemcpy(host, data, sizeof host, cudaMemcpyDeviceToHost));

@@ -4,7 +4,11 @@
 // for every translation unit of a program.
 #pragma once
 #if defined(CUSHIM_CUBLAS)
+#ifdef CUSHIM_TEST_LEGACY_CUBLAS
+#include <cublas.h>  // instead of cublas_v2.h: a program includes one of the two
+#else
 #include <cublas_v2.h>
+#endif
 #include <cublasLt.h>
 #endif
 #if defined(CUSHIM_NVRTC)
@@ -36,4 +40,22 @@
 #endif
 #if defined(CUSHIM_NCCL)
 #include <nccl.h>
+#endif
+// The optional headers whose functions cushim shims where a program includes them before
+// cushim (docs/supported-headers.md, "Optional headers"). The test build defines
+// CUSHIM_TEST_OPTIONAL_HEADERS with the stand-ins of tools/graphics_headers on the path.
+#ifdef CUSHIM_TEST_OPTIONAL_HEADERS
+#include <cuda_profiler_api.h>
+#include <cuda_gl_interop.h>
+#include <cuda_egl_interop.h>
+#include <cuda_vdpau_interop.h>
+#if defined(CUSHIM_CUBLAS)
+#include <cublasXt.h>
+#endif
+#if defined(CUSHIM_CUSOLVER)
+#include <cusolverSp_LOWLEVEL_PREVIEW.h>
+#endif
+#if defined(CUSHIM_CUDA_DRIVER)
+#include <cudaProfiler.h>
+#endif
 #endif

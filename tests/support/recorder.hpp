@@ -4,13 +4,17 @@
 
 #include <cstddef>
 
+// The largest argument or result recorded: cudaEGLStreamProducerPresentFrame takes a cudaEglFrame
+// (276 bytes) by value.
+constexpr std::size_t recorded_value_size = 512;
+
 struct recorded_call {
   char name[64];
   int arg_count;
   std::size_t arg_size[48];
-  unsigned char args[48][128];  // ncclUniqueId, passed by value, is 128 bytes
+  unsigned char args[48][recorded_value_size];  // also ncclUniqueId, passed by value: 128 bytes
   std::size_t result_size;
-  unsigned char result[64];
+  unsigned char result[recorded_value_size];
 };
 
 constexpr const char* recorder_symbol = "cushim_recorder_last_call";

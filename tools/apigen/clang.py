@@ -20,6 +20,10 @@ class Toolchain:
     clang: str
     include_dirs: tuple[Path, ...]
 
+    def searching_first(self, dirs: tuple[Path, ...]) -> "Toolchain":
+        """The same clang with `dirs` searched before the headers (a library's include_dirs)."""
+        return Toolchain(self.clang, dirs + self.include_dirs)
+
     def has_header(self, header: str) -> bool:
         return any((d / header).is_file() for d in self.include_dirs)
 
@@ -197,11 +201,13 @@ def overloaded_names(toolchain: Toolchain, source: str, prefix: str) -> set[str]
     return {name for name, found in kinds.items() if found == {"C", "C++"}}
 
 
-def check_overloads(toolchain: Toolchain, library: Library) -> None:
-    """Every overloaded name the headers have follows the manifest rule (libraries.json)."""
+def check_overloads(toolchain: Toolchain, library: Library, names: set[str]) -> None:
+    """Every name of the table (`names`) that the headers overload follows the manifest rule
+    (libraries.json); overloads of names outside it (cuda_runtime.h's, which an interop header
+    includes) ask nothing of this table."""
     detection = library.detection
     for source in detection.overloads_from:
-        for name in sorted(overloaded_names(toolchain, source, library.prefix)):
+        for name in sorted(overloaded_names(toolchain, source, library.prefix) & names):
             if not (detection.manifest_rule and re.fullmatch(detection.manifest_rule, name)):
                 raise GenError(f"{name}: {source.strip()!r} overloads it in C++, so the "
                                "implementation file cannot ask the headers for its prototype; add "
@@ -216,6 +222,6 @@ def headers_snapshot(toolchain: Toolchain, library: Library) -> Snapshot:
         raise GenError(f"{library.version_header} does not define {library.version_macro} "
                        "as a number", EXIT_ENV)
     version = library.decode(code)
-    check_overloads(toolchain, library)
-    return Snapshot(version, library.release(version), "headers",
-                    header_functions(toolchain, library))
+    functions = header_functions(toolchain, library)
+    check_overloads(toolchain, library, set(functions))
+    return Snapshot(version, library.release(version), "headers", functions)

@@ -43,6 +43,18 @@ A library's fields (strings unless said otherwise):
                    "overloads_from": [lines of a translation unit] (default: the umbrella's
                    #include): each name it declares both as a C function and as C++ overloads
                    must be in manifest_rule}
+  include_dirs     folders (relative to tools/) searched before the headers for every clang run
+                   (optional): stand-ins for headers the NVIDIA ones include and a machine may
+                   lack (tools/graphics_headers: OpenGL's, EGL's, VDPAU's types)
+  extends          the key of the library this entry is one more table of (optional): the
+                   functions of an optional header (cuda_profiler_api.h, cublasXt.h, ...) that
+                   the same library exports, shimmed only where "shimmed_when" holds; it has
+                   no descriptor, files or fallback of its own, and without "select" its one
+                   major's table serves every release (covers_from, its guards)
+  test_instead_of  for an extending entry: {"header", "when"}: cushim's test builds include its
+                   umbrella instead of "header" where the macro "when" is defined (cublas.h for
+                   cublas_v2.h); they include the other extending entries' umbrellas where
+                   CUSHIM_TEST_OPTIONAL_HEADERS is defined (tests/support/opt_in_headers.hpp)
   files            {"posix": {"M": file name, ...}, "windows": {...}, "by": "cuda" (default) or
                    "cudnn"}: its file of each major ("*": one for every major), which the test
                    builds read (tools/apigen/selection.py); "by" names the headers whose major
@@ -80,7 +92,8 @@ from .manifests import manifest_of
 from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Version, make_function, \
     parse_version
 
-LIBRARIES_FILE = Path(__file__).resolve().parent.parent / "libraries.json"
+TOOLS_DIR = Path(__file__).resolve().parent.parent
+LIBRARIES_FILE = TOOLS_DIR / "libraries.json"
 
 
 @dataclass(frozen=True)
@@ -214,6 +227,7 @@ class Library:
     parses: tuple[Parse, ...]  # the umbrella's, then more_parses
     undeclared: tuple[Function, ...]
     detection: Detection
+    include_dirs: tuple[Path, ...]  # searched before the headers in every clang run
     settings: dict  # the entry as written: what selection.py reads (files, select, ...)
 
     def release(self, version: Version) -> str:
@@ -290,6 +304,7 @@ def _library(settings: dict) -> Library:
         undeclared=tuple(make_function(row["name"], row["ret"], row["params"], row["header"])
                          for row in settings.get("undeclared", [])),
         detection=_detection(settings),
+        include_dirs=tuple(TOOLS_DIR / d for d in settings.get("include_dirs", [])),
         settings=settings,
     )
 

@@ -5,10 +5,21 @@ file names, macros and headers that the test builds read (cmake/cushimLibraries.
 from __future__ import annotations
 
 from .libraries import Library
+from .model import EXIT_MISMATCH, GenError
 
 
 def _macro_stem(library: Library) -> str:
     return library.table_name.upper()
+
+
+def extends(library: Library) -> bool:
+    """Whether the entry is one more table of a library listed before it (an optional header's)."""
+    return "extends" in library.settings
+
+
+def libraries_of(libraries: list[Library]) -> list[Library]:
+    """The libraries themselves: entries with a descriptor, files and fallback of their own."""
+    return [library for library in libraries if not extends(library)]
 
 
 def opt_in_condition(library: Library) -> str | None:
@@ -51,7 +62,23 @@ def _release_names(library: Library, stem: str) -> list[str]:
     return lines
 
 
+def _one_table(library: Library) -> list[str]:
+    """An extending table without "select": its one major's table serves every release of the
+    headers (covers_from), and its guards decide."""
+    if len(library.majors) != 1:
+        raise GenError(f"{library.table_name}: an entry that extends {library.settings['extends']} "
+                       "with more than one major needs \"select\"", EXIT_MISMATCH)
+    (number,) = library.majors
+    stem = _macro_stem(library)
+    table = library.table_file(number)
+    return ([f"// {library.title}"] + _comment(f"One table for every release: {table}, whose guards "
+                                               "pick the functions of the headers in use.") +
+            [f"#define CUSHIM_{stem}_TABLE <cushim/api/{table}>"])
+
+
 def _select(library: Library) -> list[str]:
+    if extends(library) and "select" not in library.settings:
+        return _one_table(library)
     select = library.settings["select"]
     stem = _macro_stem(library)
     expression = f"({select['major']})"
@@ -148,7 +175,7 @@ def render_descriptor_list(libraries: list[Library]) -> str:
              "// Every library's descriptor (detail/libraries/<file>), for detail/libraries.hpp, which",
              "// places each at its cushim::library value."]
     names = []
-    for library in libraries:
+    for library in libraries_of(libraries):
         descriptor = library.settings.get("descriptor", {})
         lines.append(f'#include "../detail/libraries/{descriptor.get("file", library.key + ".hpp")}"')
         names.append("&" + descriptor.get("name", f"{library.key}_descriptor"))
@@ -168,9 +195,9 @@ def render_cmake(libraries: list[Library]) -> str:
         "# always shimmed), _HEADERS (what a program opting in includes), _FILES_BY (the headers",
         "# whose major picks its file: cuda or cudnn), _SYSTEM_ONLY, _POSIX_ONLY, and",
         "# _FILE_<posix|windows>_<major> (\"any\": one file for every major).",
-        f"set(CUSHIM_LIBRARIES {' '.join(l.key for l in libraries)})",
+        f"set(CUSHIM_LIBRARIES {' '.join(l.key for l in libraries_of(libraries))})",
     ]
-    for library in libraries:
+    for library in libraries_of(libraries):
         settings = library.settings
         files = settings.get("files", {})
         prefix = f"CUSHIM_LIBRARY_{library.key}"
@@ -214,13 +241,35 @@ def render_test_headers(libraries: list[Library]) -> str:
              "// as a program must (README.md, \"Macros\"). The build defines the opt-in macros the same",
              "// for every translation unit of a program.",
              "#pragma once"]
+    instead = {entry.settings["test_instead_of"]["header"]: entry for entry in libraries
+               if extends(entry) and "test_instead_of" in entry.settings}
     done = set()
-    for library in libraries:
+    for library in libraries_of(libraries):
         if not library.opt_in or library.opt_in in done:
             continue
         done.add(library.opt_in)
-        headers = library.settings.get("headers", [library.umbrella_header])
-        lines += _guarded(library, [f"#include <{h}>" for h in headers])
+        body = []
+        for header in library.settings.get("headers", [library.umbrella_header]):
+            other = instead.get(header)
+            if other:
+                body += [f"#ifdef {other.settings['test_instead_of']['when']}",
+                         f"#include <{other.umbrella_header}>  // instead of {header}: a program "
+                         "includes one of the two", "#else"]
+            body.append(f"#include <{header}>")
+            if other:
+                body.append("#endif")
+        lines += _guarded(library, body)
+    optional = [entry for entry in libraries
+                if extends(entry) and "test_instead_of" not in entry.settings]
+    if optional:
+        lines += ["// The optional headers whose functions cushim shims where a program includes them "
+                  "before", "// cushim (docs/supported-headers.md, \"Optional headers\"). The test build "
+                  "defines", "// CUSHIM_TEST_OPTIONAL_HEADERS with the stand-ins of "
+                  "tools/graphics_headers on the path.", "#ifdef CUSHIM_TEST_OPTIONAL_HEADERS"]
+        for entry in optional:
+            include = [f"#include <{entry.umbrella_header}>"]
+            lines += [f"#if defined({entry.opt_in})", *include, "#endif"] if entry.opt_in else include
+        lines.append("#endif")
     return "\n".join(lines) + "\n"
 
 
@@ -240,6 +289,7 @@ def _file_case(library: Library) -> str:
 
 def render_test_files(libraries: list[Library]) -> str:
     """tests/support/library_files.hpp: each library's file and name as the test builds use them."""
+    libraries = libraries_of(libraries)
     lines = ["// GENERATED by tools/gen_api.py from tools/libraries.json. Do not edit.",
              "// The file cushim searches for per library, as the test build names it",
              "// (CUSHIM_<KEY>_FILE, from cmake/cushimLibraries.cmake): the fixtures are built under",
@@ -294,6 +344,7 @@ def _version_answer(library: Library) -> list[str]:
 def render_test_answers(libraries: list[Library]) -> str:
     """tests/support/library_answers.hpp: each library's documented fallback and its version
     answer, for the suites that walk every table and the recording fixtures."""
+    libraries = libraries_of(libraries)
     lines = ["// GENERATED by tools/gen_api.py from tools/libraries.json (\"fallback\", \"test_version\").",
              "// Do not edit. Per library: the status its functions return while it is unavailable and",
              "// the text its text functions give (docs/errors.md, \"Error codes\"); the status values a recording",

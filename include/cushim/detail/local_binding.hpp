@@ -13,3 +13,24 @@
 #else
 #define CUSHIM_LOCAL_BINDING
 #endif
+
+// NVIDIA's libraries call each other through versioned references (libcusolver's
+// cublasSgemm_v2@libcublas.so.13, libcublas's cublasLt*@libcublasLt.so.13, libcudnn_cnn's
+// cudnnGetStream@libcudnn_graph.so.9), and the dynamic loader binds such a reference to the first
+// module of the global scope that defines the name unversioned: an executable whose link line has
+// a library that imports a stub's name (ld.bfd then exports the stub), or that is linked with
+// -rdynamic. So in an executable (code compiled -fPIE or without -fPIC) every exported stub carries
+// a version of cushim's own, CUSHIM_1, which no such reference accepts: it goes on to the library
+// its caller was linked against, as without cushim (docs/api.md, "Calls between NVIDIA's libraries").
+// Unversioned references (the program's own code and plugins, dlsym) still bind to the stub. ld.bfd
+// and gold define the version in an executable themselves; a shared library needs it from a version
+// script (cushim/cushim.map), so there it is opt-in: CUSHIM_VERSIONED_STUBS.
+// CUSHIM_STUB_SYMVER(name) is the directive, for the assembly form; CUSHIM_STUB_VERSION(name) the
+// top-level statement, for the C++ form (nothing where stubs are not versioned: MSVC has no __asm__).
+#if defined(__ELF__) && (defined(CUSHIM_VERSIONED_STUBS) || defined(__PIE__) || !defined(__PIC__))
+#define CUSHIM_STUB_SYMVER(name) ".symver " #name ", " #name "@@@CUSHIM_1\n"
+#define CUSHIM_STUB_VERSION(name) __asm__(CUSHIM_STUB_SYMVER(name));
+#else
+#define CUSHIM_STUB_SYMVER(name) ""
+#define CUSHIM_STUB_VERSION(name)
+#endif

@@ -42,4 +42,5 @@
   }                                                                                                     \
   extern "C" CUSHIM_LOCAL_BINDING CUSHIM_CALLS_ANY_SIGNATURE ret conv name params {                     \
     return __atomic_load_n(&cushim_stub_##name::cushim_slot, CUSHIM_SLOT_LOAD_ORDER) args;              \
-  }
+  }                                                                                                     \
+  CUSHIM_STUB_VERSION(name)

@@ -137,5 +137,6 @@ __asm__(
           "jmp *cushim_slot_" #name "(%rip)\n"                                                         \
           ".cfi_endproc\n"                                                                             \
           CUSHIM_ASM_END(#name)                                                                        \
+          CUSHIM_STUB_SYMVER(name)                                                                     \
           ".popsection\n");
 // clang-format on

@@ -46,7 +46,8 @@ inline outcome check_cublaslt_release(candidate_check& c) {
 constexpr major_file cublas_files[] = {{11, {"libcublas.so.11", "cublas64_11.dll"}},
                                        {12, {"libcublas.so.12", "cublas64_12.dll"}},
                                        {13, {"libcublas.so.13", "cublas64_13.dll"}}};
-constexpr const char* cublas_zeroed_outputs[] = {"cublasGetVersion_v2", "cublasGetProperty"};
+// cublasGetVersion: cublas.h's legacy version query (cushim/api/cublas_legacy_13.inc).
+constexpr const char* cublas_zeroed_outputs[] = {"cublasGetVersion_v2", "cublasGetVersion", "cublasGetProperty"};
 
 inline constexpr library_descriptor cublas_descriptor =
     describe_library(library::cublas)
