@@ -28,6 +28,12 @@
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once
 
+// What no test here has built: the portable stubs use GCC's __atomic builtins, which clang-cl has
+// and cl.exe does not (docs/windows.md, "Compilers"). The other files of a program may use cl.exe.
+#if defined(CUSHIM_IMPLEMENTATION) && defined(_MSC_VER) && !defined(__clang__)
+#error "cushim: MSVC's cl.exe cannot compile the CUSHIM_IMPLEMENTATION file; compile that one file with clang-cl (Visual Studio: Platform Toolset \"LLVM (clang-cl)\" for it) or with MinGW-w64, and the rest of the program with cl.exe as before"
+#endif
+
 // The implementation TU reads the runtime's header without the per-thread default-stream renames
 // (CUDA_API_PER_THREAD_DEFAULT_STREAM, nvcc --default-stream per-thread): libcudart exports
 // cudaMemcpy and cudaMemcpy_ptds alike, other files may call either, and each table line defines
