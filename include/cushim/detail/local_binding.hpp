@@ -10,8 +10,12 @@
 
 #if defined(__ELF__) && !defined(CUSHIM_INTERPOSABLE)
 #define CUSHIM_LOCAL_BINDING __attribute__((visibility("protected")))
+// The same for a C++ stub, as a directive: NVIDIA's headers may declare the function with default
+// visibility (cufft.h's CUFFTAPI), which the attribute on its definition would conflict with.
+#define CUSHIM_STUB_LOCAL_BINDING(name) __asm__(".protected " #name);
 #else
 #define CUSHIM_LOCAL_BINDING
+#define CUSHIM_STUB_LOCAL_BINDING(name)
 #endif
 
 // NVIDIA's libraries call each other through versioned references (libcusolver's

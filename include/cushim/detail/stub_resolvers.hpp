@@ -5,6 +5,7 @@
 #pragma once
 
 #include "first_call.hpp"
+#include "local_binding.hpp"
 
 // The order of the hot-path load. x86-64 gives every load acquire semantics in hardware, while
 // g++ 12 treats an acquire load as a barrier and then copies a call's stack arguments before
@@ -40,7 +41,8 @@
     }                                                                                                   \
   }                                                                                                     \
   }                                                                                                     \
-  extern "C" CUSHIM_LOCAL_BINDING CUSHIM_CALLS_ANY_SIGNATURE ret conv name params {                     \
+  extern "C" CUSHIM_CALLS_ANY_SIGNATURE ret conv name params {                                          \
     return __atomic_load_n(&cushim_stub_##name::cushim_slot, CUSHIM_SLOT_LOAD_ORDER) args;              \
   }                                                                                                     \
+  CUSHIM_STUB_LOCAL_BINDING(name)                                                                       \
   CUSHIM_STUB_VERSION(name)
