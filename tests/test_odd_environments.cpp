@@ -178,3 +178,24 @@ TEST_CASE("the toolkit's stub libcuda copied as libcuda.so.1 is named as the stu
   CHECK(text.find("    fix:  remove it (or the folder holding it) from where the loader looks: it is a toolkit's "
                   "lib64/stubs/libcuda.so, copied or linked; then install the NVIDIA driver") != std::string::npos);
 }
+
+TEST_CASE("a library value out of range gets a defined answer from every public function") {
+  probe_call call;
+  call.args = {"--mode", "bad-library-values"};
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  for (const char* value : {"6", "99", "-1"}) {
+    CAPTURE(value);
+    const std::string p = std::string("library(") + value + ")";
+    CHECK(out.get(p + ".available") == "0");
+    CHECK(out.get(p + ".error_of") == "disabled");
+    CHECK(out.get(p + ".to_string") == "unknown");
+    CHECK(out.get(p + ".status.code") == "disabled");
+    CHECK(out.get(p + ".problem") == "status_of() was asked about a value that is not one of cushim::library's");
+    CHECK(out.get(p + ".version_text") == "unknown");
+    CHECK(out.get(p + ".display_name") == "unknown library");
+    CHECK(out.get(p + ".name_in_sentence") == "an unknown library");
+    CHECK(out.get(p + ".files") == "/nowhere");  // options.files' spare entry, which cushim never reads
+  }
+  CHECK(out.get("cudnn.code") == "ok");  // the real libraries are untouched
+}

@@ -14,6 +14,7 @@
 #include "probe_request.hpp"
 #include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
+#include CUSHIM_OS_DEPENDENCIES
 
 namespace cushim {
 namespace detail {
@@ -61,7 +62,14 @@ inline std::string child_failure(const platform::child_run& run, int timeout_ms)
 // Empty when the request passed in a child, or when no child could be made: the candidate is then
 // loaded here, as without the option, and a note says so once.
 inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe) {
-  platform::child_run run = platform::run_in_child(request, probe.program, probe.timeout_ms);
+  // The statics the child's work reads are made now, by this thread: a fork while another thread
+  // makes one would leave the child waiting on its guard. The fork itself waits for no pass.
+  platform::make_statics_for_child();
+  platform::child_run run;
+  {
+    fork_gate::probe_fork own;
+    run = platform::run_in_child(request, probe.program, probe.timeout_ms);
+  }
   static std::atomic<bool> noted{false};
   if (!run.ran && !noted.exchange(true)) {
     add_note("probe_in_child: " + run.why_no_child + "; candidates are loaded in this process, as without it");

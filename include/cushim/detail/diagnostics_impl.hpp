@@ -13,6 +13,7 @@ namespace cushim {
 namespace diagnostics {
 
 CUSHIM_LOCAL_BINDING driver_info driver() {
+  detail::fork_pass pass;
   const detail::driver_status d = detail::driver_for_report();
   driver_info info;
   info.found = d.found;
@@ -31,12 +32,16 @@ CUSHIM_LOCAL_BINDING std::vector<library> libraries() {
   return all;
 }
 
-CUSHIM_LOCAL_BINDING const char* display_name(library lib) { return detail::descriptor_of(lib).display_name; }
+CUSHIM_LOCAL_BINDING const char* display_name(library lib) {
+  return detail::known_library(lib) ? detail::descriptor_of(lib).display_name : "unknown library";
+}
 
-CUSHIM_LOCAL_BINDING const char* name_in_sentence(library lib) { return detail::descriptor_of(lib).in_sentence; }
+CUSHIM_LOCAL_BINDING const char* name_in_sentence(library lib) {
+  return detail::known_library(lib) ? detail::descriptor_of(lib).in_sentence : "an unknown library";
+}
 
 CUSHIM_LOCAL_BINDING std::string version_text(library lib, long version) {
-  return version ? detail::version_text(detail::descriptor_of(lib), version) : "unknown";
+  return version && detail::known_library(lib) ? detail::version_text(detail::descriptor_of(lib), version) : "unknown";
 }
 
 CUSHIM_LOCAL_BINDING std::string cuda_version_text(long version) {
@@ -44,6 +49,7 @@ CUSHIM_LOCAL_BINDING std::string cuda_version_text(long version) {
 }
 
 CUSHIM_LOCAL_BINDING std::vector<reported_problem> problems() {
+  detail::fork_pass pass;
   detail::report r = detail::build_report();
   std::vector<reported_problem> all;
   for (const problem& p : r.driver.problems) all.push_back({"driver", p});
@@ -55,6 +61,7 @@ CUSHIM_LOCAL_BINDING std::vector<reported_problem> problems() {
 }
 
 CUSHIM_LOCAL_BINDING file_dependencies dependencies_of(const std::string& path) {
+  detail::fork_pass pass;
   file_dependencies result{path, {}, {}};
   detail::platform::dependency_resolver resolver;
   for (const std::string& name : resolver.needs(path, result.error)) {

@@ -18,6 +18,7 @@
 #include "os.hpp"
 #include "search_order.hpp"
 #include "state.hpp"
+#include "thread_end.hpp"
 #include "versions.hpp"
 #include CUSHIM_OS_BINARY_CHECK
 #include CUSHIM_OS_DEPENDENCIES
@@ -590,38 +591,50 @@ inline void list_other_copies(library_state& lib) {
 // explain() or status_of() sees the state so far instead of waiting on its own load.
 inline thread_local unsigned loading_on_this_thread = 0;
 
-// Whether this thread is inside the library's load (a call from the log callback).
-inline bool loading_on_this_thread_now(const library_state& lib) {
-  return (loading_on_this_thread & (1u << unsigned(lib.desc->id))) != 0;
+// Whether a call on this thread re-enters the library's load, or the making of cushim's state: from
+// the log callback, a library's constructor, or a signal handler.
+inline bool loading_on_this_thread_now(library lib) {
+  return making_state_on_this_thread || (loading_on_this_thread & (1u << unsigned(lib))) != 0;
 }
 
-// The fork handlers of this module's loads (fork_gate.hpp), registered with the first load.
-inline void wait_for_loads_before_fork() {
-  int own = 0;
-  for (unsigned bits = loading_on_this_thread; bits; bits &= bits - 1) ++own;
-  shim().forks.before_fork(own);
-}
-inline void open_loads_in_parent() { shim().forks.after_fork_in_parent(); }
-inline void open_loads_in_child() { shim().forks.after_fork_in_child(); }
-
-// Loads on first use from any thread; later calls return at once.
-inline bool ensure_loaded(library_state& lib) {
-  if (lib.loaded.load(std::memory_order_acquire)) return true;
-  const unsigned bit = 1u << unsigned(lib.desc->id);
-  if (loading_on_this_thread & bit) return false;
+// A load whose thread ended in it (pthread_cancel, or pthread_exit from the log callback) is
+// forgotten, under its lock, so that the next call loads the library afresh; what it had loaded stays
+// in the process (that search finds it there). The note is not logged: the thread is unwinding.
+inline void forget_unfinished_load(library_state& lib) {
+  status fresh;
+  fresh.lib = lib.st.lib;
+  fresh.compiled_version = lib.st.compiled_version;
+  lib.st = std::move(fresh);
+  lib.handle = nullptr;
+  lib.searched.clear();
+  lib.first_unused = 0;
+  lib.sublibrary_pending.clear();
+  lib.link_time_stubs.clear();
+  lib.load_attempted = false;
   shim_state& s = shim();
-  static const bool fork_handlers =
-      (platform::on_fork(&wait_for_loads_before_fork, &open_loads_in_parent, &open_loads_in_child), true);
-  (void)fork_handlers;
-  struct gate_pass {
-    fork_gate& gate;
-    ~gate_pass() { gate.leave(); }
-  } pass{s.forks};
-  s.forks.enter(loading_on_this_thread != 0);
+  std::lock_guard<std::mutex> lock(s.notes_mutex);
+  s.notes.push_back("a thread ended (pthread_cancel or pthread_exit) while it loaded " +
+                    std::string(lib.desc->in_sentence) + "; the next call that needs it loads it again");
+}
+
+// Loads on first use from any thread; later calls return at once. The thread is marked as loading
+// before the first static and lock: a signal handler that calls in meanwhile gets the fallback
+// instead of a static being made or a lock this thread already holds.
+inline bool ensure_loaded(library id) {
+  if (loading_on_this_thread_now(id)) return false;
+  const unsigned bit = 1u << unsigned(id);
+  struct mark {
+    unsigned bit;
+    ~mark() { loading_on_this_thread &= ~bit; }
+  } loading{bit};
+  loading_on_this_thread |= bit;
+  library_state& lib = state_of(id);
+  if (lib.loaded.load(std::memory_order_acquire)) return true;
+  shim_state& s = shim();
+  fork_pass pass;
   std::lock_guard<std::mutex> lock(lib.load_mutex);
   if (lib.load_attempted) return lib.loaded.load(std::memory_order_acquire);
   lib.load_attempted = true;
-  loading_on_this_thread |= bit;
   s.started.store(true);
   options opts;
   {
@@ -633,6 +646,11 @@ inline bool ensure_loaded(library_state& lib) {
 #if defined(__cpp_exceptions)
   try {
     loader(lib, opts).run();
+#ifdef CUSHIM_HAS_THREAD_END
+  } catch (thread_end&) {
+    forget_unfinished_load(lib);
+    throw;
+#endif
   } catch (...) {
     lib.st.code = error_code::load_failed;
     lib.st.problems.push_back({error_code::load_failed, true,
@@ -643,9 +661,10 @@ inline bool ensure_loaded(library_state& lib) {
 #else
   loader(lib, opts).run();
 #endif
-  loading_on_this_thread &= ~bit;
   return lib.loaded.load(std::memory_order_acquire);
 }
+
+inline bool ensure_loaded(library_state& lib) { return ensure_loaded(lib.desc->id); }
 
 }  // namespace
 }  // namespace detail

@@ -51,11 +51,30 @@ struct shim_state {
   fork_gate forks;
 };
 
+// Whether this thread is making cushim's state (the first shim() call): a call that re-enters cushim
+// meanwhile (a signal handler) must not reach shim() again, whose static is then half made.
+inline thread_local bool making_state_on_this_thread = false;
+
 // Never destroyed: stubs may be called from other objects' destructors at exit.
 inline shim_state& shim() {
-  static shim_state* s = new shim_state;
+  static shim_state* s = [] {
+    making_state_on_this_thread = true;
+    shim_state* made = new shim_state;
+    making_state_on_this_thread = false;
+    return made;
+  }();
   return *s;
 }
+
+// A stretch of cushim's work that may take its locks: a fork by the program waits for it to end
+// (fork_gate.hpp).
+class fork_pass {
+ public:
+  fork_pass() { shim().forks.enter(); }
+  ~fork_pass() { shim().forks.leave(); }
+  fork_pass(const fork_pass&) = delete;
+  fork_pass& operator=(const fork_pass&) = delete;
+};
 
 inline library_state& state_of(library lib) { return shim().libraries[int(lib)]; }
 

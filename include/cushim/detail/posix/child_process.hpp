@@ -3,7 +3,9 @@
 // is not needed here, so options.probe_program is not used.
 #pragma once
 
+#include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,12 +63,47 @@ inline bool probe_request_in_arguments(int argc, char** argv, probe_request& req
   return true;
 }
 
+// The parent's hold on a probe child: however the parent leaves run_in_child (a cancelled thread
+// unwinds from poll()), the child is killed and reaped and the pipe closed.
+class probe_child {
+ public:
+  probe_child(pid_t pid, int pipe) : pid_(pid), pipe_(pipe) {}
+  ~probe_child() {
+    int state;
+    ::pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
+    ::close(pipe_);
+    if (!reaped_) {
+      kill();
+      wait();
+    }
+    ::pthread_setcancelstate(state, nullptr);
+  }
+  probe_child(const probe_child&) = delete;
+  probe_child& operator=(const probe_child&) = delete;
+
+  int pipe() const { return pipe_; }
+  void kill() { ::kill(pid_, SIGKILL); }
+  // Its wait status.
+  int wait() {
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    return status;
+  }
+
+ private:
+  pid_t pid_;
+  int pipe_;
+  bool reaped_ = false;
+};
+
 // The child runs the request and ends with _exit(0); its output is what it wrote to the pipe.
 // The parent reads until the child closes the pipe or `timeout_ms` passes, then kills it.
 inline child_run run_in_child(const probe_request& request, const std::string& /*program*/, int timeout_ms) {
   child_run run;
   int fds[2];
-  if (::pipe(fds) != 0) {
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
     run.why_no_child = std::string("pipe() failed: ") + std::strerror(errno);
     return run;
   }
@@ -85,27 +122,25 @@ inline child_run run_in_child(const probe_request& request, const std::string& /
     end_probe_child();
   }
   ::close(fds[1]);
+  probe_child child(pid, fds[0]);
   run.ran = true;
   const long long deadline = monotonic_ms() + timeout_ms;
   for (char buffer[512];;) {
     long long left = deadline - monotonic_ms();
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{child.pipe(), POLLIN, 0};
     int ready = left > 0 ? ::poll(&p, 1, int(left)) : 0;
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) {
       run.timed_out = true;
-      ::kill(pid, SIGKILL);
+      child.kill();
       break;
     }
-    ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    ssize_t got = ::read(child.pipe(), buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
     run.output.append(buffer, std::size_t(got));
   }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  int status = child.wait();
   if (WIFEXITED(status)) run.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) run.signal_name = signal_name(WTERMSIG(status));
   return run;

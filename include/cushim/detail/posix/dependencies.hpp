@@ -44,6 +44,12 @@ inline const std::vector<std::string>& system_library_dirs() {
   return *dirs;
 }
 
+// What a probe child's search reads once made (child_probe.hpp): the cache and the system folders.
+inline void make_statics_for_child() {
+  system_ld_so_cache();
+  system_library_dirs();
+}
+
 // $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
 inline std::string expand_origin(std::string entry, const std::string& origin) {
   for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {

@@ -23,10 +23,18 @@ using load_result = basic_load_result<library_handle>;
 // cushim's own dlopen/dlsym/dlinfo calls, one at a time: the libraries may load on several
 // threads, and glibc's internal lock is invisible to ThreadSanitizer. Recursive, because a
 // library's constructor may call back into cushim on the same thread.
-inline std::recursive_mutex& dl_mutex() {
+inline std::recursive_mutex*& dl_mutex_in_use() {
   static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: used at exit
-  return *m;
+  return m;
 }
+inline std::recursive_mutex& dl_mutex() { return *dl_mutex_in_use(); }
+
+// Every fork holds it across (fork_gate.hpp). The child takes a new one: glibc's recursive mutex
+// knows its owner by thread id, which the child's thread does not keep, so the child could never
+// release the old one (a lock_guard of the forking thread that still names it unlocks nothing).
+inline void dl_lock_for_fork() { dl_mutex().lock(); }
+inline void dl_unlock_after_fork() { dl_mutex().unlock(); }
+inline void dl_lock_reset_in_child() { dl_mutex_in_use() = new std::recursive_mutex; }
 
 inline std::string loaded_path_of(library_handle h) {
   struct link_map* map = nullptr;

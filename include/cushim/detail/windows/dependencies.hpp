@@ -19,6 +19,9 @@ namespace detail {
 namespace {
 namespace platform {
 
+// A probe child on Windows is a program of its own (child_process.hpp): it makes its own statics.
+inline void make_statics_for_child() {}
+
 // API sets (api-ms-win-*, ext-ms-*) are resolved by the system from its schema, never from a file.
 inline bool is_api_set(const std::string& name) {
   auto starts = [&](const char* prefix) {
