@@ -61,8 +61,11 @@ bool parse_arguments(int argc, char** argv, arguments& args) {
       args.help = true;
     } else if (std::strcmp(arg, "--search-dir") == 0 && has_value) {
       args.options.search_dirs.emplace_back(argv[++i]);
-    } else if (std::strcmp(arg, "--record") == 0 && has_value) {
+    } else if (std::strcmp(arg, "--record") == 0 && has_value && argv[i + 1][0] != '\0') {
       args.record_file = argv[++i];
+    } else if (std::strcmp(arg, "--record") == 0 && has_value) {
+      std::fprintf(stderr, "cushim-doctor: --record needs a file name, not an empty argument\n");
+      return false;
     } else {
       bool needs_value = std::strcmp(arg, "--search-dir") == 0 || std::strcmp(arg, "--record") == 0;
       std::fprintf(stderr, "cushim-doctor: %s '%s'\n", needs_value ? "missing value after" : "unknown argument", arg);

@@ -356,6 +356,13 @@ TEST_CASE("the doctor's command line: --help exits 0, anything it does not know 
   }
 }
 
+TEST_CASE("--record with an empty file name is a bad command line: exit 64 and why") {
+  process_result r = run(doctor, {"--record", ""});
+  CHECK(r.exit_code == 64);
+  CHECK(contains(r.err, "cushim-doctor: --record needs a file name, not an empty argument"));
+  CHECK(r.out.empty());
+}
+
 TEST_CASE("without a usable GPU the examples exit 3 and explain why") {
   if (has_driver) {
     MESSAGE("this machine has an NVIDIA driver: the examples run for real (next test)");

@@ -443,7 +443,33 @@ TEST_CASE("a cuDNN call made from the log callback while cuDNN loads gets the fa
   probe_output out = run_probe(call);
   INFO(out.text);
   CHECK(out.get("reentrant.cudnnGetErrorString") ==
-        "cushim: cuDNN is unavailable; cushim::explain() says why and what to do");
+        "cushim: this library is still being loaded on this thread (the call came from inside its load: the log "
+        "callback, a library's constructor or a signal handler); call again once the load is done");
   CHECK(out.get("cudnn.code") == "ok");
   CHECK(out.get("then.cudnnGetErrorString") == "CUDNN_STATUS_SUCCESS");  // the real cuDNN's text
+}
+
+TEST_CASE("a log callback that throws on the line about a missing function: the call returns its fallback") {
+  probe_call call;
+  call.args = {"--log-throws-on-missing"};
+  call.env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_no_create");
+  probe_output out = run_probe(call);  // an exception through cudnnCreate would end the probe
+  INFO(out.text);
+  CHECK(out.get("cudnnCreate") == std::to_string(int(CUDNN_STATUS_NOT_SUPPORTED)));
+  CHECK(out.text.find("\nNOTE: the log callback threw an exception (first on the line \"cushim: cuDNN: cudnnCreate "
+                      "is not exported by " +
+                      fixture("cudnn_no_create") +
+                      "; calls to it return the 'not supported' fallback\"); cushim ignores what it throws and goes "
+                      "on\n") != std::string::npos);
+}
+
+TEST_CASE("a log callback that calls configure() on every line: each is refused, one note says so, nothing recurses") {
+  probe_call call;
+  call.args = {"--configure-from-log"};
+  probe_output out = run_probe(call);  // endless recursion would end the probe with SIGSEGV
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  const std::string note = "\nNOTE: configure() was called after a library was loaded; the new options were ignored.";
+  CHECK(out.text.find(note) != std::string::npos);
+  CHECK(out.text.find(note) == out.text.rfind(note));
 }

@@ -617,6 +617,16 @@ inline void forget_unfinished_load(library_state& lib) {
                     std::string(lib.desc->in_sentence) + "; the next call that needs it loads it again");
 }
 
+// What a text function returns while its library cannot be reached: unavailable, or, for a call
+// that re-enters the library's load on this thread, still being loaded (that call's fallback is
+// not kept in its slot: the next call resolves again).
+inline const char* unavailable_text(const library_descriptor& d) {
+  return loading_on_this_thread_now(d.id)
+             ? "cushim: this library is still being loaded on this thread (the call came from inside its load: "
+               "the log callback, a library's constructor or a signal handler); call again once the load is done"
+             : d.unavailable_text;
+}
+
 // Loads on first use from any thread; later calls return at once. The thread is marked as loading
 // before the first static and lock: a signal handler that calls in meanwhile gets the fallback
 // instead of a static being made or a lock this thread already holds.
@@ -654,8 +664,8 @@ inline bool ensure_loaded(library id) {
   } catch (...) {
     lib.st.code = error_code::load_failed;
     lib.st.problems.push_back({error_code::load_failed, true,
-                               "cushim stopped while loading (out of memory, or the "
-                               "log callback threw)",
+                               "cushim stopped while loading: out of memory, or an exception from the "
+                               "library's own code",
                                "", "", "see the log lines before this one"});
   }
 #else

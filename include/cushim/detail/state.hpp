@@ -10,6 +10,7 @@
 #include "descriptor.hpp"
 #include "fork_gate.hpp"
 #include "search_list.hpp"
+#include "thread_end.hpp"
 
 namespace cushim {
 namespace detail {
@@ -78,9 +79,43 @@ class fork_pass {
 
 inline library_state& state_of(library lib) { return shim().libraries[int(lib)]; }
 
-inline void log_line(const options& opts, const std::string& line) {
-  if (opts.log) opts.log(line, opts.log_context);
+// Whether this thread is inside the log callback now.
+inline thread_local bool in_log_callback = false;
+
+inline void add_note(const std::string& text);
+
+// The log callback with one line (README.md, "options": what a callback may do). What it throws is
+// caught and ignored, with one note: it must end neither a load nor a cudnn* function, which is C,
+// into its caller. A thread that cancellation or pthread_exit ends unwinds on.
+inline void call_log(log_function log, void* context, const std::string& line) {
+  if (!log) return;
+  struct inside {
+    bool before = in_log_callback;
+    inside() { in_log_callback = true; }
+    ~inside() { in_log_callback = before; }
+  };
+#if defined(__cpp_exceptions)
+  try {
+    inside mark;
+    log(line, context);
+#ifdef CUSHIM_HAS_THREAD_END
+  } catch (thread_end&) {
+    throw;
+#endif
+  } catch (...) {
+    static std::atomic<bool> noted{false};
+    if (!noted.exchange(true)) {
+      add_note("the log callback threw an exception (first on the line \"" + line +
+               "\"); cushim ignores what it throws and goes on");
+    }
+  }
+#else
+  inside mark;
+  log(line, context);
+#endif
 }
+
+inline void log_line(const options& opts, const std::string& line) { call_log(opts.log, opts.log_context, line); }
 
 // One line to the configured log callback, called with no lock held: it may call back into
 // cushim (explain(), a cudnn* function), which takes those locks itself.
@@ -93,17 +128,22 @@ inline void log_event(const std::string& line) {
     log = s.opts.log;
     context = s.opts.log_context;
   }
-  if (log) log(line, context);
+  call_log(log, context, line);
 }
 
-// Reports a refused call or similar event that happens after loading started.
+// Reports a refused call or similar event that happens after loading started, once per text. A
+// note made inside the log callback (its own configure(), refused) is kept but not logged: logging
+// it would call the callback again, and again.
 inline void add_note(const std::string& text) {
   shim_state& s = shim();
   {
     std::lock_guard<std::mutex> lock(s.notes_mutex);
+    for (const std::string& note : s.notes) {
+      if (note == text) return;
+    }
     s.notes.push_back(text);
   }
-  log_event("cushim: " + text);
+  if (!in_log_callback) log_event("cushim: " + text);
 }
 
 }  // namespace

@@ -107,7 +107,7 @@ struct fallback {
   }
 
   const char* text(const library_descriptor& d) const {
-    return why == failure::library_unavailable ? d.unavailable_text : d.missing_text;
+    return why == failure::library_unavailable ? unavailable_text(d) : d.missing_text;
   }
 
   template <class A>

@@ -2,6 +2,7 @@
 // machine?
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "../elf.hpp"
@@ -20,11 +21,17 @@ inline outcome inspect_file(const std::string& path, std::string& detail) {
     return outcome::bad_format;
   }
   elf_info info = read_elf(file);
-  if (info.error != elf_error::none) {
+  // The class and the machine first, as glibc's loader looks at them (open_verify): a file for
+  // another architecture is that, whatever else is wrong with it, once it is as long as this
+  // process's own ELF header (shorter, the loader says "file too short" first).
+  const std::uint64_t native_header = native_elf_class() == 64 ? 64 : 52;
+  const bool other_class = file.size() >= native_header && info.elf_class != 0 && info.elf_class != native_elf_class();
+  const bool other_machine = info.machine != 0 && info.machine != native_elf_machine();
+  if (info.error != elf_error::none && !other_class && !other_machine) {
     detail = "not a shared library: " + info.error_detail;
     return outcome::bad_format;
   }
-  if (info.elf_class != native_elf_class() || info.machine != native_elf_machine()) {
+  if (other_class || other_machine) {
     detail = "a " + std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) +
              " library; this process is " + std::to_string(native_elf_class()) + "-bit " +
              elf_machine_name(native_elf_machine());
