@@ -3,6 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -198,4 +199,39 @@ TEST_CASE("a library value out of range gets a defined answer from every public 
     CHECK(out.get(p + ".files") == "/nowhere");  // options.files' spare entry, which cushim never reads
   }
   CHECK(out.get("cudnn.code") == "ok");  // the real libraries are untouched
+}
+
+TEST_CASE("a setuid program run by another user loads nothing its caller's environment names, and says so") {
+  if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0) {
+    MESSAGE("skipped: a setuid-root program run by another user needs root and /usr/bin/setpriv");
+    return;
+  }
+  temp_tree tree;
+  std::filesystem::permissions(tree.root(), std::filesystem::perms(0755));  // mkdtemp's folder is 0700
+  std::string planted = tree.copy_file(fixture("cudnn_good"), "planted/" + cudnn_file);
+  std::filesystem::permissions(tree.path("planted"), std::filesystem::perms(0755));
+  std::string program = tree.copy_file(CUSHIM_PROBE, "bin/cushim_probe");
+  std::filesystem::permissions(tree.path("bin"), std::filesystem::perms(0755));
+  probe_call call;
+  call.program = "/usr/bin/setpriv";  // runs it as nobody: a setuid-root program started by a user
+  call.args = {"--reuid=65534", "--regid=65534", "--clear-groups", program};
+  for (const char* variable : {"CUSHIM_CUDNN_PATH", "CUSHIM_SEARCH_PATH", "CUDNN_PATH"}) {
+    CAPTURE(variable);
+    call.env = test_support::clean_environment();
+    call.env[variable] = std::string(variable) == "CUSHIM_CUDNN_PATH" ? planted : tree.path("planted");
+    std::string& asan = call.env["ASAN_OPTIONS"];  // LeakSanitizer cannot trace a setuid process
+    asan += (asan.empty() ? "" : ":") + std::string("detect_leaks=0");
+
+    std::filesystem::permissions(program, std::filesystem::perms(0755));  // not setuid: the variable wins
+    probe_output plain = run_probe(call);
+    CHECK(plain.get("cudnn.path") == planted);
+
+    REQUIRE(::chmod(program.c_str(), 04755) == 0);  // setuid root
+    probe_output secure = run_probe(call);
+    INFO(secure.text);
+    check_real_cudnn_from_cache(secure);
+    CHECK(secure.text.find("\nNOTE: this process runs in secure-execution mode (AT_SECURE: a setuid or setgid "
+                           "program, or one with file capabilities): cushim read none of the environment variables "
+                           "that steer what it loads") != std::string::npos);
+  }
 }

@@ -117,6 +117,13 @@ inline report build_report() {
     std::lock_guard<std::mutex> lock(shim().notes_mutex);
     r.notes = shim().notes;
   }
+  if (platform::secure_execution()) {
+    r.notes.push_back(
+        "this process runs in secure-execution mode (AT_SECURE: a setuid or setgid program, or one with file "
+        "capabilities): cushim read none of the environment variables that steer what it loads (CUSHIM_*, "
+        "CUDNN_PATH, CUDNN_HOME, CUDNN_ROOT_DIR, CUDA_PATH, CUDA_HOME, CONDA_PREFIX, VIRTUAL_ENV, HOME), as the "
+        "system loader ignores LD_LIBRARY_PATH there: they are the caller's, and the program runs with more rights");
+  }
   check_driver(r);
   for (report_library& lib : r.libraries) {
     if (lib.desc->hooks.cross_check) lib.desc->hooks.cross_check(r, lib);
