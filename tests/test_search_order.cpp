@@ -502,6 +502,40 @@ TEST_CASE("probe_in_child: a copy that crashes, aborts, hangs or exits in a chil
   }
 }
 
+TEST_CASE("probe_in_child: a host that ignores SIGCHLD or reaps every child still learns how each child ended") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"crashing_segv", "crashed with SIGSEGV in cudnnGetVersion"},
+      {"crashing_abort", "crashed with SIGABRT in cudnnGetVersion"},
+      {"crashing_constructor_exit", "ended the process (exit status 3) while loading"}};
+  for (const char* sigchld : {"ignore", "reap"}) {
+    for (const auto& [folder, how] : cases) {
+      CAPTURE(sigchld);
+      CAPTURE(folder);
+      probe_call call;
+      call.args = {"--sigchld", sigchld};
+      call.env["CUSHIM_SEARCH_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/" + folder;
+      call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+      call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "4000";
+      probe_output out = run_probe(call);
+      INFO(out.text);
+      check_real_cudnn_from_cache(out);  // its child ended with "done" and exit 0, whoever reaped it
+      CHECK(out.all("cudnn.attempt").at(0) == "CUSHIM_SEARCH_PATH[0]|" + fixture(folder) + "|crashed|" + how +
+                                                  ", in a child process (probe_in_child); never loaded in this one");
+    }
+  }
+}
+
+TEST_CASE("probe_in_child: a child that is done at once is not waited for while a helper it started holds its pipe") {
+  probe_call call;
+  call.env["CUSHIM_CUDNN_PATH"] = fixture("crashing_grandchild");  // its constructor leaves a helper process
+  call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+  call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "60000";  // longer than run_probe waits
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudnn.path") == fixture("crashing_grandchild"));
+}
+
 // A framework loaded cuDNN of an older minor than the headers (PyTorch's wheel, say): refused,
 // with both versions, what brought it in, what same_major would allow and what it would cost.
 TEST_CASE("an older minor already in the process: both versions, the module that loaded it, and same_major's price") {

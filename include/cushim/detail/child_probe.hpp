@@ -52,9 +52,11 @@ inline std::string child_failure(const platform::child_run& run, int timeout_ms)
   std::string where =
       at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
   if (where == "done" && run.exit_status == 0) return {};
-  std::string how = run.timed_out ? "did not finish in " + std::to_string(timeout_ms) + " ms"
-                    : !run.signal_name.empty()
-                        ? "crashed with " + run.signal_name
+  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
+                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
+                    : run.end_unseen
+                        ? "ended in a way this process could not see (a handler of this process took its exit "
+                          "status: SIGCHLD ignored, or children reaped elsewhere)"
                         : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
   return how + " " + where + ", in a child process (probe_in_child); never loaded in this one";
 }

@@ -42,6 +42,7 @@ struct child_run {
   int exit_status = -1;      // when it ended by exiting
   std::string signal_name;  // a signal or exception that ended it: "SIGSEGV", "EXCEPTION_ACCESS_VIOLATION (0xC0000005)"
   bool timed_out = false;   // killed when its time was up
+  bool end_unseen = false;  // another wait of this process took its exit status, and it said nothing of its end
 };
 
 }  // namespace platform
