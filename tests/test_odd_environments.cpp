@@ -235,3 +235,64 @@ TEST_CASE("a setuid program run by another user loads nothing its caller's envir
                            "that steer what it loads") != std::string::npos);
   }
 }
+
+#if CUDNN_MAJOR >= 9
+namespace {
+
+// libcudnn_<name>.so.<major>.<minor>[.<patch>]: the names cuDNN 9's own loads try first.
+std::string release_name(const std::string& name, bool with_patch) {
+  return "libcudnn_" + name + ".so." + std::to_string(CUDNN_MAJOR) + "." + std::to_string(CUDNN_MINOR) +
+         (with_patch ? "." + std::to_string(CUDNN_PATCHLEVEL) : "");
+}
+
+}  // namespace
+
+TEST_CASE("a FIFO where cuDNN's own load of its root sub-library looks: named as the blocker, never the good copy") {
+  temp_tree tree;
+  std::string fifo = tree.make_fifo("llp/" + release_name("graph", true));
+  for (bool in_child : {false, true}) {
+    CAPTURE(in_child);
+    probe_call call;
+    call.env["LD_LIBRARY_PATH"] = tree.path("llp");
+    if (in_child) call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+    probe_output out = run_probe(call);  // cudnnGetVersion would wait on the FIFO forever
+    INFO(out.text);
+    CHECK(out.get("cudnn.code") == "sublibrary_unusable");
+    CHECK(out.get("cudnnGetVersion") == "0");
+    CHECK(outcome_at(out, real_cudnn()) == "sublibrary_unusable");
+    CHECK(out.text.find("|" + real_cudnn() + "|crashed|") == std::string::npos);
+    CHECK(out.text.find("remove or replace this file") == std::string::npos);
+    CHECK(out.text.find("cuDNN's own load of it by name would open " + fifo +
+                        ", a FIFO, which the system loader opens and then waits on for a writer, forever. "
+                        "cudnnGetVersion, cuDNN's first call, would never return") != std::string::npos);
+    std::string explanation = out.text.substr(out.text.find("--- explain"));
+    CHECK(explanation.find("  WARNING: cuDNN's own load of its root sub-library libcudnn_graph.so." +
+                           std::to_string(CUDNN_MAJOR) + " would wait forever on a FIFO\n    file: " + fifo + "\n") !=
+          std::string::npos);
+    CHECK(explanation.find("    fix:  remove " + fifo + ", or take its folder out of LD_LIBRARY_PATH\n") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a FIFO where cuDNN's own load of another sub-library looks: its functions are gated, not left to hang") {
+  temp_tree tree;
+  std::string fifo = tree.make_fifo("llp/" + release_name("cnn", false));  // met by the second name cuDNN tries
+  probe_call call;
+  call.env["LD_LIBRARY_PATH"] = tree.path("llp");
+  call.args = {"--call-convolution"};
+  probe_output out = run_probe(call);  // the first cnn call would wait on the FIFO forever
+  INFO(out.text);
+  check_real_cudnn_from_cache(out);
+  CHECK(out.get("cudnnConvolutionForward") == std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)));
+  const std::string cnn = "libcudnn_cnn.so." + std::to_string(CUDNN_MAJOR);
+  CHECK(out.text.find("cudnn.sublibrary=" + cnn + "|0|0|0|" + fifo + "|cuDNN's own load of it by name would open " +
+                      fifo + ", a FIFO") != std::string::npos);
+  std::string explanation = out.text.substr(out.text.find("--- explain"));
+  CHECK(explanation.find("  WARNING: cuDNN's sub-library " + cnn +
+                         " is unusable; the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
+                         "waiting forever in cuDNN's load of it\n    file: " +
+                         fifo + "\n") != std::string::npos);
+  CHECK(explanation.find("  WARNING: cudnnConvolutionForward needs " + cnn + ", which is unusable (see above)") !=
+        std::string::npos);
+}
+#endif

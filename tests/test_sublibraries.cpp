@@ -147,6 +147,28 @@ TEST_CASE("an optional sub-library is checked on the first call into it, not at 
   CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|1|0|0|" + tree_dir("cudnn_tree") + "/" + sub_file("cnn") + "|");
 }
 
+TEST_CASE("a report made before the first call keeps the gate: the loader's refusal still gates the calls") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
+  tree.copy_file(tree_dir("cnn_undefined_symbol") + "/" + sub_file("cnn"), sub_file("cnn"));  // RTLD_NOW refuses it
+  probe_output out = probe_with_cudnn(dir, {"--explain-first", "--call-convolution"});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+  // The report made at the end, after the call: the refusal, named.
+  const std::string cnn = dir + "/" + sub_file("cnn");
+  std::string explanation = out.text.substr(out.text.find("--- explain"));
+  CHECK(explanation.find("  WARNING: cuDNN's sub-library " + sub_file("cnn") +
+                         " is unusable; the cuDNN functions it "
+                         "serves return CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process\n"
+                         "    file: " +
+                         cnn + "\n    why:  the system loader refused " + cnn + ": " + cnn +
+                         ": undefined symbol: cushim_fixture_defined_nowhere\n") != std::string::npos);
+  CHECK(explanation.find("  WARNING: cudnnConvolutionForward needs " + sub_file("cnn") +
+                         ", which is unusable (see above); it returns CUDNN_STATUS_NOT_INITIALIZED") !=
+        std::string::npos);
+}
+
 TEST_CASE("a first call into a sub-library that cannot load falls back, and the report says why") {
   temp_tree tree;
   std::string dir = copy_tree(tree, "cudnn_tree", "cnn");

@@ -28,6 +28,17 @@ inline void check_driver(report& r) {
          "copied or linked; then " +
              std::string(platform::driver_install_advice())});
   }
+  if (!d.blocked_by.empty()) {
+    r.driver.problems.push_back(
+        {error_code::not_found, true,
+         std::string("the system loader's search for ") + platform::driver_file_name() +
+             " meets a FIFO before any driver: loading the driver by name would wait forever",
+         d.blocked_by,
+         std::string("it opens the FIFO and waits for a writer; the CUDA runtime and cuDNN load the driver by name "
+                     "on their first calls that need it: cudaGetDeviceCount, cudaSetDevice, cudaMalloc, cudnnCreate "
+                     "and the like would never return (cushim's own search passed over it)"),
+         "remove " + d.blocked_by + ", or take its folder out of " + platform::system_search_variable});
+  }
   if (d.found) return;
   r.driver.problems.push_back(
       {error_code::not_found, false,
@@ -91,6 +102,11 @@ inline driver_status driver_for_report() {
     found.attempts = st.attempts;
     found.stubs = state_of(d->id).link_time_stubs;
     for (const attempt& a : st.attempts) {
+      // The loader loaded its copy by path, past a FIFO; the runtime's load by name stops there.
+      if (!found.found && found.blocked_by.empty() && a.result == outcome::not_a_file &&
+          platform::check_file(a.path).blocks_open) {
+        found.blocked_by = a.path;
+      }
       if (a.result != outcome::loaded && a.result != outcome::reused && a.result != outcome::wrong_version) continue;
       found.found = true;
       found.path = a.path;

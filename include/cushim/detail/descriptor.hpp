@@ -78,6 +78,9 @@ struct library_hooks {
   // What to do when no copy is found, where "install it or point cushim at it" does not apply
   // (the driver comes with the system's NVIDIA driver and has no override).
   const char* (*install_advice)() = nullptr;
+  // Loads, as their first calls would, the files the library loads by name itself that no call has
+  // needed yet (cuDNN's sub-libraries): diagnostics::load_sublibraries.
+  void (*load_pending)(library_state&) = nullptr;
 };
 
 struct library_descriptor {

@@ -19,6 +19,7 @@ CUSHIM_LOCAL_BINDING driver_info driver() {
   info.found = d.found;
   info.path = d.path;
   info.cuda_version = d.cuda_version;
+  info.blocked_by = d.blocked_by;
   if (d.found) info.version = detail::platform::driver_version_of(d.path);
   info.install_advice = detail::platform::driver_install_advice();
   return info;
@@ -58,6 +59,13 @@ CUSHIM_LOCAL_BINDING std::vector<reported_problem> problems() {
     for (const problem& p : lib.call_problems) all.push_back({lib.desc->key, p});
   }
   return all;
+}
+
+CUSHIM_LOCAL_BINDING void load_sublibraries(library lib) {
+  if (!detail::known_library(lib) || !available(lib)) return;
+  detail::fork_pass pass;
+  detail::library_state& state = detail::state_of(lib);
+  if (state.desc->hooks.load_pending) state.desc->hooks.load_pending(state);
 }
 
 CUSHIM_LOCAL_BINDING file_dependencies dependencies_of(const std::string& path) {

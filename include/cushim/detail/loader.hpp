@@ -46,7 +46,8 @@ class loader {
     child_fd_ = fd;
     const candidate c{"probe_in_child", path, entry_kind::absolute};
     stage("while loading");
-    platform::load_result r = platform::load_library(c.path);
+    platform::file_pin pin(c.path);  // never a FIFO swapped in since the parent looked
+    platform::load_result r = pin.unchanged() ? platform::load_library(c.path) : platform::load_result{};
     if (r.handle) accept_loaded(r.handle, c, outcome::loaded);
     stage("done");
   }
@@ -251,9 +252,22 @@ class loader {
   }
 
   // probe_in_child: the candidate is loaded and checked in a child process first (child_probe.hpp).
+  // A child that never finished its load may have waited on a FIFO where the system loader looks
+  // for something that load needs: then the FIFO is named, not the file.
   bool passes_in_child(const candidate& c, const child_probe_settings& probe) {
     std::string failure = failure_in_child({d_.key, c.path}, probe);
     if (failure.empty()) return true;  // passed, or no child could be made: loaded here, as without the option
+    std::string cause, fifo = failure.find(" while loading, ") != std::string::npos && failure.rfind("did not", 0) == 0
+                                  ? fifo_blocking_load(c.path, cause)
+                                  : std::string();
+    if (!fifo.empty()) {
+      blocked_by_fifo_.push_back(c.path);
+      failure += "; " + cause;
+      lib_.st.problems.push_back(
+          {error_code::ok, false, "loading " + c.path + " waits forever on a FIFO where the system loader looks", fifo,
+           cause + "; without probe_in_child the load would never return",
+           "remove " + fifo + ", or take its folder out of " + platform::system_search_variable});
+    }
     record(c, outcome::crashed, failure);
     return false;
   }
@@ -302,6 +316,11 @@ class loader {
     }
     child_probe_settings probe = child_probe_settings_of(opts_);
     if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe)) return false;
+    platform::file_pin pin(c.path, &fc);  // the file checked is the file loaded
+    if (!pin.unchanged()) {
+      record(c, outcome::load_failed, "changed between cushim's check and its load: " + pin.why() + "; not loaded");
+      return false;
+    }
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
       explain_load_failure(c, r.error);
@@ -488,6 +507,8 @@ class loader {
     warn_skipped_entries();
     for (const attempt& a : st.attempts) {
       if (a.result != outcome::crashed) continue;
+      // The FIFO it waited on is named (passes_in_child), not this file.
+      if (std::find(blocked_by_fifo_.begin(), blocked_by_fifo_.end(), a.path) != blocked_by_fifo_.end()) continue;
       st.problems.push_back({error_code::ok, false,
                              "a copy of " + std::string(d_.display_name) + " that " + a.rule +
                                  " found crashed, ended the process or hung when loaded",
@@ -522,6 +543,13 @@ class loader {
         why = "files with the right name were found, but none is a usable " + name;
         fix = std::string("replace them with a real ") + compiled_file_name(d_);
         break;
+      case error_code::sublibrary_unusable:
+        why = "every copy found was refused for a sub-library it cannot do without (see the list)";
+        fix =
+            "fix what the list and the warnings above name (a sub-library missing, broken, of another release, "
+            "or one whose load would never return), or install one complete " +
+            name;
+        break;
       default:
         why = "the file is in none of the places listed";
         fix = d_.hooks.install_advice
@@ -553,6 +581,7 @@ class loader {
   std::size_t last_count_ = 0;  // list_outcomes_ index count_of found last
   bool mismatch_seen_ = false;
   bool part_failure_ = false;
+  std::vector<std::string> blocked_by_fifo_;  // candidates whose load in a child waited on a FIFO
   std::string version_source_;
 };
 

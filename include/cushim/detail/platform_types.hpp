@@ -23,6 +23,9 @@ struct file_check {
   file_state state;
   std::string detail;
   file_identity identity;  // for a regular file
+  std::uint64_t size = 0;  // for a regular file, with when it was last written: a file changed
+  std::int64_t modified = 0;  // in place (truncated, rewritten) keeps its identity but not these
+  bool blocks_open = false;   // a FIFO: an open() waits for a writer (the system loader's, forever)
 };
 
 // What a load gave; each platform names it load_result, with its own handle type.

@@ -4,6 +4,7 @@
 // load_kind does not matter here.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <string_view>
@@ -144,6 +145,31 @@ class dependency_resolver {
     return result;
   }
 
+  // A FIFO the system loader would meet, and then wait on forever, while it loads `path`: where it
+  // looks for a file of the DT_NEEDED closure, or for `by_name`, which a constructor loads by name
+  // (NVIDIA's libraries load the driver as they start). Empty when there is none; `name` receives
+  // the file name it looked for there.
+  std::string blocker_of_load(const std::string& path, const std::string& by_name, std::string& name) const {
+    std::vector<std::string> pending{path}, seen;
+    for (std::size_t next = 0; next < pending.size() && next < max_files; ++next) {
+      platform::file_source file(pending[next]);
+      elf_info info = read_elf(file);
+      if (info.error != elf_error::none) continue;
+      std::vector<std::string> names = info.needed;
+      if (next == 0) names.push_back(by_name);
+      for (const std::string& needed : names) {
+        std::vector<std::string> searched;
+        std::string found = locate(needed, info, pending[next], searched);
+        std::string fifo = blocking_file(searched);
+        if (!fifo.empty()) return name = needed, fifo;
+        if (found.empty() || is_loaded(found) || std::find(seen.begin(), seen.end(), found) != seen.end()) continue;
+        seen.push_back(found);
+        pending.push_back(found);
+      }
+    }
+    return {};
+  }
+
  private:
   static constexpr std::size_t max_files = 256;  // a dependency closure larger than this is not real
 
@@ -166,7 +192,7 @@ class dependency_resolver {
     for (const std::string& path : cached) {
       verdict v = accept(path, "ld.so.cache: ", searched);
       if (v == verdict::taken) return path;
-      if (v == verdict::ends_search) return {};
+      if (v == verdict::ends_search || v == verdict::blocks) return {};
     }
     if (cached.empty()) searched.push_back("ld.so.cache: no entry");
     return first_loadable(system_library_dirs(), name, searched, ended);
@@ -179,17 +205,23 @@ class dependency_resolver {
       std::string path = join_path(dir, name);
       verdict v = accept(path, "", searched);
       if (v == verdict::taken) return path;
-      if (v == verdict::ends_search) return ended = true, std::string();
+      if (v == verdict::ends_search || v == verdict::blocks) return ended = true, std::string();
     }
     return {};
   }
 
-  enum class verdict { taken, absent, passed_over, ends_search };
+  enum class verdict { taken, absent, passed_over, ends_search, blocks };
 
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
-  // cannot load ("invalid ELF header", "file too short") fails the load of that name.
+  // cannot load ("invalid ELF header", "file too short") fails the load of that name; a FIFO it
+  // opens and waits on (blocking_entry).
   verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
-    if (check_file(path).state != file_state::regular) {
+    file_check at = check_file(path);
+    if (at.blocks_open) {
+      searched.push_back(prefix + blocking_entry(path));
+      return verdict::blocks;
+    }
+    if (at.state != file_state::regular) {
       searched.push_back(prefix + parent_dir(path));
       return verdict::absent;
     }

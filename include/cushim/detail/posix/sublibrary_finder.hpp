@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,9 +33,7 @@ class sublibrary_finder {
 
   // With a chosen view of the system, for tests.
   sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
-      : main_path_(main_path),
-        main_version_(cudnn_version_from_file_name(final_link_target(main_path))),
-        resolver_(std::move(resolver)) {}
+      : main_path_(main_path), main_version_(release_of(main_path)), resolver_(std::move(resolver)) {}
 
   // The copy cuDNN's own load of `file_name` would get, or empty. `searched` says where it looked
   // for `file_name`; `skipped` receives the files it met and passed over first, for any name.
@@ -51,6 +50,7 @@ class sublibrary_finder {
       }
       if (name == file_name) searched = looked;
       if (!found.empty()) return found;
+      if (!blocking_file(looked).empty()) return {};  // the load of this name never returns: no next name
     }
     return {};
   }
@@ -61,15 +61,12 @@ class sublibrary_finder {
   // nothing is run.
   long version_of(const std::string& path, const sublibrary_spec& spec) const {
     if (long v = cudnn_version_from_file_name(final_link_target(path))) return v;
-    std::uint32_t packed = 0;
-    file_source file(path);
-    if (!spec.version_symbol || !read_elf_symbol_bytes(file, spec.version_symbol, &packed, sizeof packed)) return 0;
-    return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
+    return version_word(path, spec.version_symbol);
   }
 
   // The names cuDNN's own load tries, in order: cuDNN 9 tries libcudnn_X.so.9.M.P, .so.9.M, .so.9
-  // and then libcudnn_X.so, M.P being its own release (read from the main library's real file
-  // name; without one, only the last two). cuDNN 8, and any other library, the one name.
+  // and then libcudnn_X.so, M.P being its own release (release_of; unknown, only the last two).
+  // cuDNN 8, and any other library, the one name.
   std::vector<std::string> names_tried(const std::string& file_name) const {
     const std::size_t so = file_name.rfind(".so.");
     if (file_name.compare(0, 9, "libcudnn_") != 0 || so == std::string::npos || file_name.substr(so + 4) == "8") {
@@ -93,8 +90,30 @@ class sublibrary_finder {
   std::vector<std::string> preloads_for(const std::string&) const { return {}; }
 
  private:
+  // cuDNN's release, which its own loads put in the names they try first: from the main library's
+  // real file name, else from the version word of its root sub-library beside it (libcudnn.so.9 of
+  // NVIDIA's archives and of the pip wheel carries no version in its name; cuDNN still tries
+  // libcudnn_graph.so.9.19.0 first). 0 when neither says.
+  static long release_of(const std::string& main_path) {
+    if (long v = cudnn_version_from_file_name(final_link_target(main_path))) return v;
+    const std::string main_name = main_path.substr(main_path.find_last_of('/') + 1);
+    const std::size_t so = main_name.rfind(".so.");
+    const int major = so == std::string::npos ? 0 : std::atoi(main_name.c_str() + so + 4);
+    if (major < 9) return 0;
+    const sublibrary_spec root = cudnn_sublibrary_specs(major).front();
+    return version_word(join_path(parent_dir(main_path), sublibrary_file_name(root.name, major)), root.version_symbol);
+  }
+
+  // The 0x00MMmmpp word a cuDNN 9 sub-library exports as `symbol`, read from the file; 0 without one.
+  static long version_word(const std::string& path, const char* symbol) {
+    std::uint32_t packed = 0;
+    file_source file(path);
+    if (!symbol || !read_elf_symbol_bytes(file, symbol, &packed, sizeof packed)) return 0;
+    return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
+  }
+
   std::string main_path_;
-  long main_version_;  // from the main library's real file name; 0 when it carries none
+  long main_version_;  // release_of(main_path_)
   dependency_resolver resolver_;
 };
 

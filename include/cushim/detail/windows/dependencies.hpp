@@ -90,6 +90,9 @@ class dependency_resolver {
     return result;
   }
 
+  // Windows' loader meets no FIFO where it looks (posix/dependencies.hpp): none ever blocks a load.
+  std::string blocker_of_load(const std::string&, const std::string&, std::string&) const { return {}; }
+
  private:
   static constexpr std::size_t max_files = 256;
 
