@@ -79,36 +79,14 @@ CUSHIM_LOCAL_BINDING const status& status_of(library lib) {
 
 CUSHIM_LOCAL_BINDING std::string explain() {
   detail::fork_pass pass;
-#if defined(__cpp_exceptions)
-  try {
-    return detail::explain_text(detail::build_report());
-#ifdef CUSHIM_HAS_THREAD_END
-  } catch (detail::thread_end&) {
-    throw;
-#endif
-  } catch (...) {
-    return "cushim: explain() ran out of memory";
-  }
-#else
-  return detail::explain_text(detail::build_report());
-#endif
+  return detail::catching_all([] { return detail::explain_text(detail::build_report()); }, [] {},
+                              [] { return std::string("cushim: explain() ran out of memory"); });
 }
 
 CUSHIM_LOCAL_BINDING std::string explain_json() {
   detail::fork_pass pass;
-#if defined(__cpp_exceptions)
-  try {
-    return detail::explain_json_text(detail::build_report());
-#ifdef CUSHIM_HAS_THREAD_END
-  } catch (detail::thread_end&) {
-    throw;
-#endif
-  } catch (...) {
-    return "{\"schema\":1,\"error\":\"out of memory\"}";
-  }
-#else
-  return detail::explain_json_text(detail::build_report());
-#endif
+  return detail::catching_all([] { return detail::explain_json_text(detail::build_report()); }, [] {},
+                              [] { return std::string("{\"schema\":1,\"error\":\"out of memory\"}"); });
 }
 
 CUSHIM_LOCAL_BINDING const char* to_string(error_code code) {

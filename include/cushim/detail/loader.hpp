@@ -682,24 +682,14 @@ inline bool ensure_loaded(library id) {
   }
   const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
   lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
-#if defined(__cpp_exceptions)
-  try {
-    loader(lib, opts).run();
-#ifdef CUSHIM_HAS_THREAD_END
-  } catch (thread_end&) {
-    forget_unfinished_load(lib);
-    throw;
-#endif
-  } catch (...) {
-    lib.st.code = error_code::load_failed;
-    lib.st.problems.push_back({error_code::load_failed, true,
-                               "cushim stopped while loading: out of memory, or an exception from the "
-                               "library's own code",
-                               "", "", "see the log lines before this one"});
-  }
-#else
-  loader(lib, opts).run();
-#endif
+  catching_all([&] { loader(lib, opts).run(); }, [&] { forget_unfinished_load(lib); },
+               [&] {
+                 lib.st.code = error_code::load_failed;
+                 lib.st.problems.push_back({error_code::load_failed, true,
+                                            "cushim stopped while loading: out of memory, or an exception from the "
+                                            "library's own code",
+                                            "", "", "see the log lines before this one"});
+               });
   return lib.loaded.load(std::memory_order_acquire);
 }
 

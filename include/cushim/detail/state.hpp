@@ -95,25 +95,18 @@ inline void call_log(log_function log, void* context, const std::string& line) {
     inside() { in_log_callback = true; }
     ~inside() { in_log_callback = before; }
   };
-#if defined(__cpp_exceptions)
-  try {
-    inside mark;
-    log(line, context);
-#ifdef CUSHIM_HAS_THREAD_END
-  } catch (thread_end&) {
-    throw;
-#endif
-  } catch (...) {
-    static std::atomic<bool> noted{false};
-    if (!noted.exchange(true)) {
-      add_note("the log callback threw an exception (first on the line \"" + line +
-               "\"); cushim ignores what it throws and goes on");
-    }
-  }
-#else
-  inside mark;
-  log(line, context);
-#endif
+  static std::atomic<bool> noted{false};
+  catching_all(
+      [&] {
+        inside mark;
+        log(line, context);
+      },
+      [] {},
+      [&] {
+        if (noted.exchange(true)) return;
+        add_note("the log callback threw an exception (first on the line \"" + line +
+                 "\"); cushim ignores what it throws and goes on");
+      });
 }
 
 inline void log_line(const options& opts, const std::string& line) { call_log(opts.log, opts.log_context, line); }

@@ -92,11 +92,13 @@ inline void prepare_probe_child() {
 // In a fork child, after prepare_probe_child: it says how it ends on `fd` before it does (a crash
 // from a handler on a stack of its own, for a stack overflow; exit() by its status), for a
 // parent whose wait cannot see it.
+inline void* probe_child_signal_stack = nullptr;  // the child's alone, kept until it ends
+
 inline void say_own_end_on(int fd) {
   probe_child_pipe = fd;
   stack_t stack{};
   stack.ss_size = 64 * 1024;
-  stack.ss_sp = std::malloc(stack.ss_size);  // the child's alone; it ends with the child
+  stack.ss_sp = probe_child_signal_stack = std::malloc(stack.ss_size);
   if (stack.ss_sp) ::sigaltstack(&stack, nullptr);
   struct sigaction say {};
   say.sa_handler = &say_signal_and_end;
