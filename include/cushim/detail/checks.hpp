@@ -74,6 +74,7 @@ inline report_library gather(library_state& state, const status& st) {
   lib.st = &st;
   lib.problems = st.problems;
   std::lock_guard<std::mutex> lock(state.missing_mutex);
+  lib.problems.insert(lib.problems.end(), state.late_problems.begin(), state.late_problems.end());
   lib.missing_functions = state.missing_functions;
   for (const std::string& entry : state.blocked_functions) {
     std::size_t bar = entry.find('|');

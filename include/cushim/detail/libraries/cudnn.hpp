@@ -128,18 +128,22 @@ inline void note_cuda_build(library_state& lib, platform::library_handle h) {
            build_for_cuda(lib.desc->compiled_major, compiled) + ")"});
 }
 
+inline problem unusable_sublibrary_problem(const sublibrary& sub, int major);
+
 // Loads a sub-library no call has needed yet by path, as cuDNN would by name, in this process, as
 // the first call into it does; a refusal makes it unusable, which gates its functions. Under
 // probe_in_child it is loaded in a child first, and with `in_child_only` only there (the doctor's
-// check: the first call still loads it here). Under the completion lock.
+// check: the first call still loads it here). Under the completion lock. Once the status is handed
+// out (sublibraries_reported) it is not changed: a refusal is kept beside it.
 inline void load_pending_sublibrary(library_state& lib, std::size_t i, bool in_child_only) {
-  sublibrary& sub = lib.st.sublibraries[i];
+  sublibrary sub = lib.st.sublibraries[i];
   options opts;
   {
     std::lock_guard<std::mutex> lock(shim().options_mutex);
     opts = shim().opts;
   }
   const child_probe_settings probe = child_probe_settings_of(opts);
+  bool loaded_here = false;
   if (probe.enabled) {
     std::string refusal, failure = failure_in_child({load_only_request, sub.path}, probe, &refusal);
     if (!failure.empty() || !refusal.empty()) {
@@ -148,28 +152,42 @@ inline void load_pending_sublibrary(library_state& lib, std::size_t i, bool in_c
       sub.usable = false;
       sub.problem =
           failure.empty() ? "the system loader refused " + sub.path + ": " + refusal : sub.path + " " + failure;
-      lib.sublibrary_pending[i] = false;
-      return;
     }
-    if (in_child_only) return;
   }
-  sublibrary_finder finder(lib.st.path);
-  load_sublibrary(sub, finder, lib.sublibrary_handles);
-  lib.sublibrary_pending[i] = false;
+  if (sub.usable && (!probe.enabled || !in_child_only)) {
+    sublibrary_finder finder(lib.st.path);
+    loaded_here = load_sublibrary(sub, finder, lib.sublibrary_handles);
+  }
+  if (!sub.usable || loaded_here) lib.sublibrary_pending[i] = false;
+  if (sub.usable) return;
+  if (!lib.sublibraries_reported) {
+    lib.st.sublibraries[i] = sub;
+    return;
+  }
+  lib.sublibrary_refused.resize(lib.st.sublibraries.size(), false);
+  lib.sublibrary_refused[i] = true;
+  std::lock_guard<std::mutex> lock(lib.missing_mutex);
+  lib.late_problems.push_back(unusable_sublibrary_problem(sub, lib.desc->compiled_major));
 }
 
-// The first call into a sub-library that was not loaded at load time loads it (a report checks it
-// from its files only, and leaves that load to the call).
-inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* column) {
+// The sub-library that serves a table column, and whether a call into it may go on. The first call
+// into one that was not loaded at load time loads it (a report checks it from its files only, and
+// leaves that load to the call).
+struct checked_sublibrary {
+  const sublibrary* sub;
+  bool usable;
+};
+inline checked_sublibrary sublibrary_checked_for(library_state& lib, const char* column) {
   std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
   const sublibrary* found = sublibrary_for(lib.st.sublibraries, column);
-  if (!found) return nullptr;
+  if (!found) return {nullptr, true};
   std::size_t i = std::size_t(found - lib.st.sublibraries.data());
   // A sub-library found unusable since (another version than the main library) stays so.
   if (i < lib.sublibrary_pending.size() && lib.sublibrary_pending[i] && found->usable) {
     load_pending_sublibrary(lib, i, false);
   }
-  return found;
+  const bool refused = i < lib.sublibrary_refused.size() && lib.sublibrary_refused[i];
+  return {found, found->usable && !refused};
 }
 
 // diagnostics::load_sublibraries: every sub-library no call has needed yet is loaded as its first
@@ -186,10 +204,10 @@ inline void load_pending(library_state& lib) {
 // A cuDNN function whose sub-library is unusable gets the "unavailable" fallback: cuDNN itself
 // would abort the process when it fails to load that sub-library.
 inline bool blocks_call(library_state& lib, const char* name, const char* column) {
-  const sublibrary* sub = sublibrary_checked_for(lib, column);
-  if (!sub || sub->usable) return false;
+  checked_sublibrary checked = sublibrary_checked_for(lib, column);
+  if (checked.usable) return false;
   std::lock_guard<std::mutex> lock(lib.missing_mutex);
-  std::string entry = std::string(name) + "|" + sub->file_name;
+  std::string entry = std::string(name) + "|" + checked.sub->file_name;
   for (const std::string& b : lib.blocked_functions) {
     if (b == entry) return true;
   }
@@ -278,34 +296,25 @@ inline problem unusable_sublibrary_problem(const sublibrary& sub, int major) {
               " of one release, in one folder) and remove partial copies"};
 }
 
-// Before status_of() hands out the status. Once: every sub-library not loaded yet is checked from
+// Before status_of() hands out the status, once: every sub-library not loaded yet is checked from
 // its files (nothing is loaded for a report; a usable one is still loaded by its first call, whose
-// refusal still gates its functions), and what cuDNN's searches meet is noted. Every time: a
-// sub-library that is unusable by now (also after a first call into it) is listed as a problem, once.
+// refusal still gates its functions and joins the next report), and each unusable one is listed.
 inline void complete_status(library_state& lib) {
   std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
-  if (!lib.loaded.load(std::memory_order_acquire) || lib.st.code != error_code::ok) return;
+  if (lib.sublibraries_reported || !lib.loaded.load(std::memory_order_acquire)) return;
+  lib.sublibraries_reported = true;
+  if (lib.st.code != error_code::ok) return;
   const int major = lib.desc->compiled_major;
   std::vector<sublibrary>& subs = lib.st.sublibraries;
-  auto note_unusable = [&](std::size_t i) {
-    if (subs[i].usable || subs[i].required || lib.sublibrary_problem_reported[i]) return;
-    lib.sublibrary_problem_reported[i] = true;
-    lib.st.problems.push_back(unusable_sublibrary_problem(subs[i], major));
-  };
-  if (!lib.sublibraries_reported) {
-    lib.sublibraries_reported = true;
-    lib.sublibrary_problem_reported.assign(subs.size(), false);
-    sublibrary_finder finder(lib.st.path);
-    for (std::size_t i = 0; i < subs.size() && i < lib.sublibrary_pending.size(); ++i) {
-      if (lib.sublibrary_pending[i] && subs[i].usable) check_sublibrary(subs[i], finder);
-    }
-    for (std::size_t i = 0; i < subs.size(); ++i) {
-      for (const shadowing_copy& copy : subs[i].shadowing) note_shadowing(lib, subs[i], copy);
-      note_unusable(i);
-    }
-    if (major >= 9) note_missing_by_name_loads(lib, finder);
+  sublibrary_finder finder(lib.st.path);
+  for (std::size_t i = 0; i < subs.size() && i < lib.sublibrary_pending.size(); ++i) {
+    if (lib.sublibrary_pending[i] && subs[i].usable) check_sublibrary(subs[i], finder);
   }
-  for (std::size_t i = 0; i < subs.size(); ++i) note_unusable(i);
+  for (const sublibrary& sub : subs) {
+    for (const shadowing_copy& copy : sub.shadowing) note_shadowing(lib, sub, copy);
+    if (!sub.usable && !sub.required) lib.st.problems.push_back(unusable_sublibrary_problem(sub, major));
+  }
+  if (major >= 9) note_missing_by_name_loads(lib, finder);
 }
 
 // The CUDA major cuDNN was built for against the runtime in use.
