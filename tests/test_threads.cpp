@@ -155,6 +155,14 @@ TEST_CASE("a probe child made while another thread loads a sub-library is not le
 }
 
 TEST_CASE("fork() while another thread makes a report: the child finds the report's locks free") {
+#if defined(__SANITIZE_ADDRESS__)
+  // Seen: the child waits in __sanitizer::SizeClassAllocator64::GetFromAllocator, on a lock the
+  // reporting thread held at the fork. The default and TSan builds run this case.
+  MESSAGE(
+      "skipped under AddressSanitizer: GCC 12's ASan allocator is not locked around fork(), so a child "
+      "of a process whose other thread allocates can wait on its lock forever (a lock not cushim's)");
+  return;
+#endif
   test_support::temp_tree tree;
   tree.copy_file(fixture("cudnn_good", CUSHIM_CUDNN_FILE), CUSHIM_CUDNN_FILE);
   std::string path = tree.root();

@@ -143,12 +143,15 @@ inline int fork_while(const std::function<void()>& busy, const std::function<voi
     done = true;
   });
   int forks = 0, stuck = 0;
+  std::string first_stuck;
   while (!done.load() || forks < at_least) {
     ++forks;
-    if (in_forked_child(child_call) != "0") ++stuck;
+    std::string ended = in_forked_child(child_call);
+    if (ended == "0") continue;
+    if (++stuck == 1) first_stuck = ended;
   }
   other.join();
-  std::cout << "forks=" << forks << "\nstuck_children=" << stuck << '\n';
+  std::cout << "forks=" << forks << "\nstuck_children=" << stuck << "\nfirst_stuck=" << first_stuck << '\n';
   return 0;
 }
 
