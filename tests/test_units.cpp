@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -35,6 +36,9 @@ TEST_CASE("PATH-like lists keep empty and relative entries, marked") {
   CHECK(split_path_list(":").size() == 2);
   CHECK(join_path("/a/b/", "libx.so") == "/a/b/libx.so");
   CHECK(join_path("/", "libx.so") == "/libx.so");
+  std::string reused = "/a longer path left from the last name/libcudnn_ops.so.9";
+  join_path_into(reused, "/b//", "liby.so");  // the buffer's old text is gone
+  CHECK(reused == "/b/liby.so");
   CHECK(parent_dir("/usr/bin/app") == "/usr/bin");
   CHECK(parent_dir("/app") == "/");
   CHECK(parent_dir("app").empty());
@@ -200,16 +204,16 @@ TEST_CASE("JSON strings: quotes, control characters and invalid UTF-8") {
 TEST_CASE("JSON strings: only well-formed UTF-8 passes; each ill-formed part becomes one U+FFFD") {
   const std::string replacement = "\\ufffd";
   auto json = [](const std::string& bytes) { return json_string(bytes); };
-  CHECK(json(std::string("\xe2\x82", 2)) == "\"" + replacement + "\"");           // truncated 3-byte sequence
+  CHECK(json(std::string("\xe2\x82", 2)) == "\"" + replacement + "\"");                  // truncated 3-byte sequence
   CHECK(json("\xed\xa0\x80") == "\"" + replacement + replacement + replacement + "\"");  // a surrogate, U+D800
   CHECK(json("\xe0\x80\xaf") == "\"" + replacement + replacement + replacement + "\"");  // overlong '/'
-  CHECK(json("\xc0\xaf") == "\"" + replacement + replacement + "\"");              // overlong 2-byte '/'
+  CHECK(json("\xc0\xaf") == "\"" + replacement + replacement + "\"");                    // overlong 2-byte '/'
   CHECK(json("\xf4\x90\x80\x80") == "\"" + replacement + replacement + replacement + replacement + "\"");  // U+110000
   CHECK(json("\xf5\x80") == "\"" + replacement + replacement + "\"");
   CHECK(json("\xf0\x9f\x98") == "\"" + replacement + "\"");  // a 4-byte sequence cut short
   // The edges of every range pass unchanged.
-  for (const char* ok : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
-                         "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
+  for (const char* ok : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf",
+                         "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
     CHECK(json(ok) == "\"" + std::string(ok) + "\"");
   }
 }
@@ -232,8 +236,35 @@ TEST_CASE("a root sub-library nowhere: named, with every place cuDNN's own searc
   std::string expected = file_name + " is not beside " + main_path +
                          " and cuDNN's own search would not find it (looked in: " + tree.root() +
                          ", ld.so.cache: no entry";
-  for (const std::string& dir : system_library_dirs()) expected += ", " + dir;
+  for (const std::string& dir : distinct_system_library_dirs()) expected += ", " + dir;  // each folder once
   CHECK(graph.problem == expected + ")");
+}
+
+TEST_CASE("a search by name looks in each system folder once: a folder reached again is dropped, no other") {
+  const std::vector<std::string>& all = system_library_dirs();
+  const std::vector<std::string>& distinct = distinct_system_library_dirs();
+  REQUIRE_FALSE(distinct.empty());
+  CHECK(distinct.front() == all.front());
+  std::vector<file_identity> kept;
+  std::size_t at = 0;
+  for (const std::string& dir : distinct) {
+    while (at < all.size() && all[at] != dir) ++at;  // in the loader's order
+    REQUIRE(at < all.size());
+    file_identity id = identity_of(dir);
+    if (id.known()) {
+      CHECK(std::find(kept.begin(), kept.end(), id) == kept.end());
+      kept.push_back(id);
+    }
+  }
+  for (const std::string& dir : all) {  // a dropped folder is one kept, reached again (merged /usr)
+    file_identity id = identity_of(dir);
+    bool listed = std::find(distinct.begin(), distinct.end(), dir) != distinct.end();
+    if (!listed) CHECK(std::find(kept.begin(), kept.end(), id) != kept.end());
+    if (!id.known()) CHECK(listed);
+  }
+  if (identity_of("/lib") == identity_of("/usr/lib") && identity_of("/lib").known()) {
+    CHECK(std::find(distinct.begin(), distinct.end(), "/usr/lib") == distinct.end());
+  }
 }
 
 TEST_CASE("sub-library versions come from the file name or the exported version word") {

@@ -4,7 +4,10 @@
 // load_kind does not matter here.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <string>
 #include <string_view>
@@ -45,10 +48,27 @@ inline const std::vector<std::string>& system_library_dirs() {
   return *dirs;
 }
 
+// system_library_dirs without a folder that is an earlier one reached again (merged /usr: /lib ->
+// usr/lib): the loader finds the same files there, so a search by name looks once.
+inline const std::vector<std::string>& distinct_system_library_dirs() {
+  static const std::vector<std::string>* dirs = [] {
+    auto* made = new std::vector<std::string>;
+    std::vector<file_identity> seen;
+    for (const std::string& dir : system_library_dirs()) {
+      file_identity id = identity_of(dir);
+      if (id.known() && std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+      seen.push_back(id);
+      made->push_back(dir);
+    }
+    return made;
+  }();
+  return *dirs;
+}
+
 // What a probe child's search reads once made (child_probe.hpp): the cache and the system folders.
 inline void make_statics_for_child() {
   system_ld_so_cache();
-  system_library_dirs();
+  distinct_system_library_dirs();
 }
 
 // $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
@@ -78,15 +98,16 @@ class dependency_resolver {
 
   // The file the loader would use for `name` when the library at `requester_path` needs it (its
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
-  // there was skipped.
+  // there was skipped; without `note_absent`, only the files met there (the folders where there is
+  // none cost a string each, which a caller that asks about many names may not need).
   std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
-                     load_kind = load_kind::by_path) const {
-    auto known = requesters_.find(requester_path);
-    if (known == requesters_.end()) {
+                     load_kind = load_kind::by_path, bool note_absent = true) const {
+    auto known = dirs_.find(requester_path);
+    if (known == dirs_.end()) {
       platform::file_source file(requester_path);
-      known = requesters_.emplace(requester_path, read_elf(file)).first;
+      known = dirs_.emplace(requester_path, search_dirs_of(read_elf(file), requester_path)).first;
     }
-    return locate(name, known->second, requester_path, searched);
+    return locate_in(name, known->second, searched, note_absent);
   }
 
   // Whether the loader would take the file for this process (an ELF library of its class and
@@ -175,9 +196,33 @@ class dependency_resolver {
 
   std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
                      std::vector<std::string>& searched) const {
+    auto known = dirs_.find(requester_path);
+    if (known == dirs_.end()) known = dirs_.emplace(requester_path, search_dirs_of(requester, requester_path)).first;
+    return locate_in(name, known->second, searched, true);
+  }
+
+  // `dirs`: search_dirs_of the library that needs `name`.
+  std::string locate_in(const std::string& name, const std::vector<std::string>& dirs,
+                        std::vector<std::string>& searched, bool note_absent) const {
     if (name.find('/') != std::string::npos) return check_file(name).state == file_state::regular ? name : "";
     std::string loaded = loaded_copy(name);
     if (!loaded.empty()) return loaded;
+    bool ended = false;
+    std::string found = first_loadable(dirs, name, searched, ended, note_absent);
+    if (!found.empty() || ended) return found;
+    std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
+    for (const std::string& path : cached) {
+      verdict v = accept(path, "ld.so.cache: ", searched, note_absent);
+      if (v == verdict::taken) return path;
+      if (v == verdict::ends_search || v == verdict::blocks) return {};
+    }
+    if (cached.empty() && note_absent) searched.push_back("ld.so.cache: no entry");
+    return first_loadable(distinct_system_library_dirs(), name, searched, ended, note_absent);
+  }
+
+  // RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH: the folders searched before the cache for a
+  // file the library at `requester_path` needs (kept per requester in dirs_).
+  std::vector<std::string> search_dirs_of(const elf_info& requester, const std::string& requester_path) const {
     std::string origin = parent_dir(requester_path);
     std::vector<std::string> dirs;
     if (requester.runpath.empty()) {
@@ -185,25 +230,16 @@ class dependency_resolver {
     }
     dirs.insert(dirs.end(), library_path_.begin(), library_path_.end());
     for (const std::string& d : requester.runpath) dirs.push_back(expand_origin(d, origin));
-    bool ended = false;
-    std::string found = first_loadable(dirs, name, searched, ended);
-    if (!found.empty() || ended) return found;
-    std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
-    for (const std::string& path : cached) {
-      verdict v = accept(path, "ld.so.cache: ", searched);
-      if (v == verdict::taken) return path;
-      if (v == verdict::ends_search || v == verdict::blocks) return {};
-    }
-    if (cached.empty()) searched.push_back("ld.so.cache: no entry");
-    return first_loadable(system_library_dirs(), name, searched, ended);
+    return dirs;
   }
 
   // The first file the loader takes from `dirs`; `ended` is set when a file there ends the search.
   std::string first_loadable(const std::vector<std::string>& dirs, const std::string& name,
-                             std::vector<std::string>& searched, bool& ended) const {
+                             std::vector<std::string>& searched, bool& ended, bool note_absent = true) const {
+    std::string path;  // one buffer for every folder's candidate
     for (const std::string& dir : dirs) {
-      std::string path = join_path(dir, name);
-      verdict v = accept(path, "", searched);
+      join_path_into(path, dir, name);
+      verdict v = accept(path, "", searched, note_absent);
       if (v == verdict::taken) return path;
       if (v == verdict::ends_search || v == verdict::blocks) return ended = true, std::string();
     }
@@ -215,14 +251,20 @@ class dependency_resolver {
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
   // cannot load ("invalid ELF header", "file too short") fails the load of that name; a FIFO it
   // opens and waits on (blocking_entry).
-  verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
-    file_check at = check_file(path);
+  verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched,
+                 bool note_absent = true) const {
+    struct stat present;
+    if (::stat(path.c_str(), &present) != 0 && errno == ENOENT) {  // most places hold no such file
+      if (note_absent) searched.push_back(prefix + parent_dir(path));
+      return verdict::absent;
+    }
+    file_check at = check_file(path, true);
     if (at.blocks_open) {
       searched.push_back(prefix + blocking_entry(path));
       return verdict::blocks;
     }
     if (at.state != file_state::regular) {
-      searched.push_back(prefix + parent_dir(path));
+      if (note_absent) searched.push_back(prefix + parent_dir(path));
       return verdict::absent;
     }
     std::string why_not;
@@ -236,8 +278,12 @@ class dependency_resolver {
   // A library already in the process under this file name or soname (loaded_copy_path's answer),
   // from one list of the process's libraries taken when the resolver first asks.
   std::string loaded_copy(const std::string& name) const {
-    for (const loaded_object& o : loaded()) {
-      if (std::string_view(o.path).substr(last_separator(o.path) + 1) == name || o.soname == name) return o.path;
+    const std::vector<loaded_object>& objects = loaded();
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+      const std::string& path = objects[i].path;
+      const bool same_file_name = path.size() - loaded_name_at_[i] == name.size() &&
+                                  path.compare(loaded_name_at_[i], std::string::npos, name) == 0;
+      if (same_file_name || objects[i].soname == name) return path;
     }
     return {};
   }
@@ -250,7 +296,10 @@ class dependency_resolver {
   }
 
   const std::vector<loaded_object>& loaded() const {
-    if (!loaded_listed_) loaded_ = loaded_objects(), loaded_listed_ = true;
+    if (loaded_listed_) return loaded_;
+    loaded_ = loaded_objects();
+    loaded_listed_ = true;
+    for (const loaded_object& o : loaded_) loaded_name_at_.push_back(last_separator(o.path) + 1);
     return loaded_;
   }
 
@@ -258,9 +307,10 @@ class dependency_resolver {
   std::vector<std::string> library_path_;
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::vector<loaded_object> loaded_;
+  mutable std::vector<std::size_t> loaded_name_at_;  // where the file name of each starts in its path
   mutable bool loaded_listed_ = false;
+  mutable std::map<std::string, std::vector<std::string>> dirs_;              // search_dirs_of, per requester
   mutable std::map<std::string, std::pair<outcome, std::string>> inspected_;  // path -> answer, why not
-  mutable std::map<std::string, elf_info> requesters_;  // each requester's RPATH and RUNPATH, read once
 };
 
 }  // namespace platform

@@ -30,11 +30,11 @@ inline file_check check_file(const std::string& path, bool folder_seen = false) 
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
+      if (folder_seen) return {file_state::absent, "no such file", {}};
       std::string dir = path.substr(0, path.find_last_of('/'));
       struct stat dst;
-      if (!folder_seen && !dir.empty() && ::stat(dir.c_str(), &dst) != 0) {
+      if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0)
         return {file_state::folder_absent, "folder does not exist", {}};
-      }
       return {file_state::absent, "no such file", {}};
     }
     if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop", {}};
