@@ -2,7 +2,9 @@
 # cushim against direct linking, side by side (BENCHMARKS.md explains every figure):
 #   1. per call: callgrind instructions per call and Google Benchmark wall time per call;
 #   2. first use: instructions and wall time from process start to the first call, and memory;
-#   3. cushim-doctor: wall time of the whole chain, warm cache;
+#   3. cushim-doctor: wall time of the whole chain, warm cache, against a plain program that loads
+#      the same libraries; its discovery of toolkits and Python environments on machines of 5,
+#      20 and 80 environments with 4 toolkits (bench/tools/discovery_machine.py);
 #   4. compile time of a TU through <cushim/cushim.hpp> (and one through <cushim/status.hpp>)
 #      against the plain NVIDIA headers, and compile time and object size of the
 #      CUSHIM_IMPLEMENTATION TU.
@@ -64,6 +66,7 @@ case " $compilers " in *" clang++ "*) command -v clang++ >/dev/null || need+=(cl
 command -v python3 >/dev/null || need+=(python3)
 command -v objdump >/dev/null || need+=(binutils)
 command -v strace >/dev/null || need+=(strace)
+[ -x /usr/bin/time ] || need+=(time)
 if [ ${#need[@]} -gt 0 ]; then
   say "installing ${need[*]}"
   sudo_cmd=()
@@ -100,7 +103,27 @@ fixture_file=$build/fixture/libcudnn.so.9
 env_fixture=("${env_hinted[@]}" "CUSHIM_CUDNN_PATH=$fixture_file" "BENCH_CUDNN_FILE=$fixture_file")
 cuda_major=$(awk '/^#define CUDART_VERSION /{print int($3 / 1000)}' "$cuda/include/cuda_runtime_api.h" 2>/dev/null)
 fixture_blas=$build/fixture/libcublas.so.$cuda_major
-env_blas=("${env_hinted[@]}" "CUSHIM_CUBLAS_PATH=$fixture_blas")
+# cuFFT's and cuSPARSE's files carry their own majors (libcufft.so.12 for CUDA 13).
+cufft_major=$(awk '/^#define CUFFT_VER_MAJOR /{print $3}' "$cuda/include/cufft.h" 2>/dev/null)
+cusparse_major=$(awk '/^#define CUSPARSE_VER_MAJOR /{print $3}' "$cuda/include/cusparse.h" 2>/dev/null)
+fixture_cufft=$build/fixture/libcufft.so.$cufft_major
+fixture_cusparse=$build/fixture/libcusparse.so.$cusparse_major
+env_blas=("${env_hinted[@]}" "CUSHIM_CUBLAS_PATH=$fixture_blas" "CUSHIM_CUFFT_PATH=$fixture_cufft"
+  "CUSHIM_CUSPARSE_PATH=$fixture_cusparse")
+# The implementation file opted into every library needs nvml.h, which not every toolkit has (the
+# 13.0 one here): where it is missing, the stand-in cushim's tests use.
+stand_in=()
+if [ ! -f "$cuda/include/nvml.h" ]; then
+  python3 "$root/tests/api_tables/synthetic_nvml.py" "$build/stand_in" && stand_in=(-isystem "$build/stand_in")
+fi
+# A machine of discovery_machine.py: its fixed places under CUSHIM_DISCOVERY_ROOT, its home and
+# PATH; the doctor's own search goes on to the real /etc/ld.so.cache, as in "bare".
+for n in 0 5 20 80; do
+  declare -a "env_disc$n=(env -i PATH=$build/discovery/m$n/usr/bin HOME=$build/discovery/m$n/home/user CUSHIM_DISCOVERY_ROOT=$build/discovery/m$n LANG=C)"
+done
+plain_load_libraries=("libcudart.so.$cuda_major" libcudnn.so.9 libcudnn_graph.so.9 libcudnn_ops.so.9 libcudnn_cnn.so.9
+  libcudnn_adv.so.9 libcudnn_heuristic.so.9 libcudnn_engines_precompiled.so.9 libcudnn_engines_runtime_compiled.so.9
+  "libcublas.so.$cuda_major" "libcublasLt.so.$cuda_major" "libnvrtc.so.$cuda_major")
 
 # Background jobs, at most $jobs_max at a time; a failed one is listed in $build/failed.
 job() {
@@ -185,6 +208,20 @@ for cxx in $compilers; do
     fi
   done
   [ -f "$build/obj/$t/impl_O2.o" ] && cp "$build/obj/$t/impl_O2.o" "$build/obj/$t/impl.o"
+  # What the implementation file costs an application (issue "Cheap to build"): compiler CPU time
+  # (user), its peak memory and the object's text, for cuDNN + runtime and with every library
+  # opted in; the NVIDIA headers with <string> and <vector> are the yardstick for a noisy machine.
+  for cfg in plain_std:include_plain_std default:cushim_impl opt_in:cushim_impl_opt_in; do
+    for o in O0 O2; do
+      out=$build/obj/$t/cost_${cfg%%:*}_$o.o
+      for ((r = 1; r <= impl_runs; r++)); do
+        /usr/bin/time -f "%U %M" -o "$build/logs/cost.time" "$cxx" -std=c++17 "-$o" -I"$root/include" \
+          -isystem "$cuda/include" "${stand_in[@]}" -c "$here/src/${cfg#*:}.cpp" -o "$out" \
+          >>"$build/logs/compile_time.log" 2>&1 &&
+          put "cost.$t.${cfg%%:*}.$o" "$(cat "$build/logs/cost.time") $(size "$out" | awk 'NR==2{print $1, $2}')"
+      done
+    done
+  done
 done
 
 # ---------------------------------------------------------------------------------------------
@@ -215,12 +252,16 @@ job fixture gcc -std=c11 -O2 -fPIC -shared -Wl,-soname,libcudnn.so.9 -isystem "$
   "$here/src/fixture_cudnn.c" -o "$fixture_file"
 job fixture-blas gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcublas.so.$cuda_major" -isystem "$cuda/include" \
   "$here/src/fixture_cublas.c" -o "$fixture_blas"
+job fixture-cufft gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcufft.so.$cufft_major" -isystem "$cuda/include" \
+  -DFIXTURE_CUFFT "$here/src/fixture_math.c" -o "$fixture_cufft"
+job fixture-cusparse gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,libcusparse.so.$cusparse_major" \
+  -isystem "$cuda/include" -DFIXTURE_CUSPARSE "$here/src/fixture_math.c" -o "$fixture_cusparse"
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   o=$build/obj/$t
   job "$t-percall" "$cxx" "${cxxflags[@]}" -c "$here/src/percall.cpp" -o "$o/percall.o"
   job "$t-percall-blas" "$cxx" "${cxxflags[@]}" -c "$here/src/percall_blas.cpp" -o "$o/percall_blas.o"
-  job "$t-impl-opt-in" "$cxx" "${cxxflags[@]}" -c "$here/src/cushim_impl_opt_in.cpp" -o "$o/opt_in.o"
+  job "$t-impl-opt-in" "$cxx" "${cxxflags[@]}" "${stand_in[@]}" -c "$here/src/cushim_impl_opt_in.cpp" -o "$o/opt_in.o"
   job "$t-stub-forms" "$cxx" -std=c++17 -O2 -c "$here/src/stub_forms.cpp" -o "$o/stub_forms.o"
   job "$t-guarded" "$cxx" "${cxxflags[@]}" "-DBENCH_CUDA_LIB_DIR=\"$cuda/lib\"" -c "$here/src/guarded_stubs.cpp" -o "$o/guarded.o"
   [ $has_gbench -eq 1 ] && job "$t-gbench" "$cxx" "${cxxflags[@]}" -c "$here/src/gbench.cpp" -o "$o/gbench.o"
@@ -236,6 +277,53 @@ job doctor-O2 g++ -std=c++17 -O2 -DNDEBUG -I"$root/include" -isystem "$cuda/incl
   "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-O2" "${link_shim[@]}"
 job doctor-O0 g++ -std=c++17 -O0 -g -I"$root/include" -isystem "$cuda/include" \
   "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-O0" "${link_shim[@]}"
+# The doctor as CMake builds it (opted into cuBLAS, cuBLASLt and NVRTC), the same without its
+# probe_in_child (a copy of its source with that one line changed: what the probe costs), and the
+# floor under both: a plain program that dlopens the libraries they report on.
+opt_in_flags=(-DCUSHIM_CUBLAS -DCUSHIM_NVRTC)
+job doctor-opt-in g++ -std=c++17 -O2 -DNDEBUG "${opt_in_flags[@]}" -I"$root/include" -isystem "$cuda/include" \
+  "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-opt-in" "${link_shim[@]}"
+mkdir -p "$build/doctor_no_probe"
+cp -r "$root/examples/doctor" "$build/doctor_no_probe/"
+sed 's/args.options.probe_in_child = true;/args.options.probe_in_child = false;/' "$root/examples/cushim_doctor.cpp" \
+  >"$build/doctor_no_probe/cushim_doctor.cpp"
+if grep -q "probe_in_child = false;" "$build/doctor_no_probe/cushim_doctor.cpp"; then
+  job doctor-no-probe g++ -std=c++17 -O2 -DNDEBUG "${opt_in_flags[@]}" -I"$root/include" -isystem "$cuda/include" \
+    "$build/doctor_no_probe/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-no-probe" "${link_shim[@]}"
+fi
+job plain-load gcc -std=c11 -O2 "$here/src/plain_load.c" -o "$build/bin/plain_load" -ldl
+# Discovery: the library files of its machines (empty libraries with the real sonames, DT_NEEDED
+# and RUNPATH), the machines of 0, 5, 20 and 80 environments, and discovery alone.
+disc=$build/discovery
+disc_lib() {  # file [link arguments...]
+  local file=$1
+  shift
+  gcc -std=c11 -O2 -fPIC -shared "-Wl,-soname,$file" -Wl,--no-as-needed -Wl,--enable-new-dtags \
+    "$here/src/fixture_discovery.c" -o "$disc/libs/$file" -L"$disc/libs" "$@"
+}
+discovery_machines() {
+  mkdir -p "$disc/libs" || return 1
+  local wheels='$ORIGIN/../../nvidia/cublas/lib:$ORIGIN/../../nvidia/cuda_runtime/lib:$ORIGIN/../../nvidia/cudnn/lib'
+  disc_lib libcublasLt.so.12 && disc_lib libcudart.so.12 &&
+    disc_lib libcublas.so.12 -l:libcublasLt.so.12 '-Wl,-rpath,$ORIGIN' &&
+    disc_lib libcudnn.so.9 '-Wl,-rpath,$ORIGIN' || return 1
+  for s in graph ops cnn adv heuristic engines_precompiled engines_runtime_compiled; do
+    disc_lib "libcudnn_$s.so.9" '-Wl,-rpath,$ORIGIN' || return 1
+  done
+  disc_lib libtorch_cuda.so -l:libcudnn.so.9 -l:libcudart.so.12 -l:libcublas.so.12 "-Wl,-rpath,$wheels:\$ORIGIN" &&
+    disc_lib libonnxruntime_providers_cuda.so -l:libcudnn.so.9 -l:libcudart.so.12 -l:libcublas.so.12 \
+      "-Wl,-rpath,$wheels" &&
+    disc_lib _pywrap_tensorflow_internal.so '-Wl,-rpath,$ORIGIN/..' || return 1
+  for n in 0 5 20 80; do
+    local t=4
+    [ "$n" -eq 0 ] && t=0
+    python3 "$here/tools/discovery_machine.py" --libs "$disc/libs" --root "$disc/m$n" --environments "$n" \
+      --toolkits "$t" || return 1
+  done
+}
+job discovery-machines discovery_machines
+job discovery g++ -std=c++17 -O2 -DNDEBUG -I"$root/include" -isystem "$cuda/include" "$here/src/discovery.cpp" \
+  -o "$build/bin/discovery" "${link_shim[@]}"
 wait
 ln -sf libcudnn.so.9 "$build/fixture/libcudnn.so"
 ln -sf "libcublas.so.$cuda_major" "$build/fixture/libcublas.so"
@@ -268,7 +356,8 @@ link_variants gcc first_use "${first_variants[*]}"
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   job "$t-percall_blas-direct" "$cxx" "$build/obj/$t/percall_blas.o" -o "$build/bin/$t/percall_blas_direct" \
-    -L"$build/fixture" -lcublas "-Wl,-rpath,$build/fixture"
+    -L"$build/fixture" -lcublas -l:libcufft.so.$cufft_major -l:libcusparse.so.$cusparse_major \
+    "-Wl,-rpath,$build/fixture"
   job "$t-percall_blas-cushim" "$cxx" "$build/obj/$t/percall_blas.o" "$build/obj/$t/opt_in.o" \
     -o "$build/bin/$t/percall_blas_cushim" "${link_shim[@]}"
 done
@@ -281,9 +370,9 @@ fi
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   [ -f "$build/obj/$t/percall.o" ] || continue
-  for f in loop_version loop_errstr loop_conv loop_sgemm; do
+  for f in loop_version loop_errstr loop_conv loop_sgemm loop_c2c loop_spmv; do
     obj=$build/obj/$t/percall.o
-    [ $f = loop_sgemm ] && obj=$build/obj/$t/percall_blas.o
+    case $f in loop_sgemm | loop_c2c | loop_spmv) obj=$build/obj/$t/percall_blas.o ;; esac
     calls=$(objdump -dCr --no-show-raw-insn "$obj" |
       awk -v f="$f" '/^[0-9a-f]+ </{inside = index($0, f "(") > 0}
         inside && /\tcall/{n++} inside && /R_X86_64_PLT32/{sub(/-0x4$/, "", $NF); to = to sep $NF; sep = ","}
@@ -300,7 +389,7 @@ cg_run() {  # key env-and-command...
   "$@" >"$build/cg/$key.stdout" 2>"$build/cg/$key.stderr"
   echo $? >"$build/cg/$key.rc"
 }
-callgrind=(valgrind --tool=callgrind)
+callgrind=("$(command -v valgrind)" --tool=callgrind)  # by path: the discovery machines have a PATH of their own
 cg_job() {  # key env-array-name program args...
   local key=$1 envname=$2
   shift 2
@@ -332,7 +421,9 @@ if have valgrind; then
     done
     for v in direct cushim; do
       for n in $n1 $n2; do
-        cg_job "percall.$t.$v.sgemm.$n" env_blas "$build/bin/$t/percall_blas_$v" sgemm "$n"
+        for m in sgemm c2c spmv; do
+          cg_job "percall.$t.$v.$m.$n" env_blas "$build/bin/$t/percall_blas_$v" "$m" "$n"
+        done
       done
     done
   done
@@ -347,6 +438,12 @@ if have valgrind; then
   for e in hinted bare; do
     cg_job "doctor.$e" "env_$e" "$build/bin/cushim-doctor-O2"
   done
+  for n in 0 5 20 80; do
+    cg_job "discovery.$n" "env_disc$n" "$build/bin/discovery" "$n"
+  done
+  # The doctor as scripts/doctor.sh builds it (opted in), with and without its discovery.
+  cg_job "doctor.discover20" env_disc20 "$build/bin/cushim-doctor-opt-in"
+  cg_job "doctor.no_discover20" env_disc20 "$build/bin/cushim-doctor-opt-in" --no-discover
   wait
   cg_collect
   # Where the cushim first use spends its instructions (inclusive, top functions).
@@ -443,6 +540,30 @@ if have hyperfine; then
       -n "probe_in_child" "env CUSHIM_PROBE_IN_CHILD=1 $b both" \
       -n "search_path_10000" "env CUSHIM_SEARCH_PATH=$long_list $b both" >>"$build/logs/first_use.log" 2>&1
   fi
+  say "3. doctor: discovery and the plain-load floor"
+  if [ -x "$build/bin/discovery" ] && [ -d "$build/discovery/m80" ]; then
+    cmds=()
+    for n in 0 5 20 80; do
+      declare -n envref=env_disc$n
+      cmds+=(-n "discovery.$n" "${envref[*]} $build/bin/discovery $n")
+      unset -n envref
+    done
+    declare -n envref=env_disc20
+    cmds+=(-n "doctor.discover20" "${envref[*]} $build/bin/cushim-doctor-opt-in"
+      -n "doctor.no_discover20" "${envref[*]} $build/bin/cushim-doctor-opt-in --no-discover"
+      -n "doctor.O2.discover20" "${envref[*]} $build/bin/cushim-doctor-O2"
+      -n "doctor.O2.no_discover20" "${envref[*]} $build/bin/cushim-doctor-O2 --no-discover")
+    unset -n envref
+    "$(command -v hyperfine)" -N -i --warmup "$proc_warmup" --runs "$proc_runs" \
+      --export-json "$build/hf/discovery.json" "${cmds[@]}" >>"$build/logs/discovery.log" 2>&1
+  fi
+  cmds=()
+  [ -x "$build/bin/plain_load" ] && cmds+=(-n "plain_load" "$build/bin/plain_load ${plain_load_libraries[*]}")
+  [ -x "$build/bin/cushim-doctor-opt-in" ] && cmds+=(-n "doctor.opt_in" "$build/bin/cushim-doctor-opt-in --no-discover")
+  [ -x "$build/bin/cushim-doctor-no-probe" ] &&
+    cmds+=(-n "doctor.opt_in_no_probe" "$build/bin/cushim-doctor-no-probe --no-discover")
+  [ ${#cmds[@]} -gt 0 ] && "${env_bare[@]}" "$(command -v hyperfine)" -N -i --warmup "$proc_warmup" \
+    --runs "$proc_runs" --export-json "$build/hf/doctor_floor.json" "${cmds[@]}" >>"$build/logs/doctor.log" 2>&1
   for e in hinted bare; do
     envname=env_$e
     declare -n envref=$envname

@@ -126,6 +126,10 @@ build_with_compiler() {
     "$cxx" "${flags[@]}" -Wall -Wextra -Wpedantic -Werror "$root/examples/$source.cpp" -o "$build/$p" -ldl -pthread ||
       return 1
   done
+  if [[ " ${programs[*]} " == *" toolkit_math "* ]]; then
+    "$cxx" "${flags[@]}" -Wall -Wextra -Wpedantic -Werror -DCUSHIM_CUFFT -DCUSHIM_CURAND -DCUSHIM_CUSOLVER \
+      "$root/examples/toolkit_math.cpp" -o "$build/toolkit_math" -ldl -pthread || return 1
+  fi
   # README, "Programs with kernels": the .cu by nvcc, the implementation file by the host compiler,
   # linked with -cudart none.
   [ -z "$nvcc" ] && return 0
@@ -192,6 +196,12 @@ main() {
   fi
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   find_nvcc
+  # cuFFT, cuRAND and cuSOLVER's headers (the toolkit's): toolkit_math.
+  if [ -f "$cuda_include/cufftXt.h" ] && [ -f "$cuda_include/curand.h" ] && [ -f "$cuda_include/cusolverRf.h" ]; then
+    programs+=(toolkit_math)
+  else
+    echo "cufftXt.h, curand.h or cusolverRf.h not in $cuda_include: toolkit_math is not built"
+  fi
 
   say "build ($build)"
   build_programs || { echo "gpu-check: FAILED: the build failed"; exit 1; }
@@ -201,6 +211,7 @@ main() {
   cat "$build/environment_versions.txt"
   run_program conv_forward
   run_program lstm_forward
+  [[ " ${programs[*]} " == *" toolkit_math "* ]] && run_program toolkit_math
   [ -n "$nvcc" ] && run_program kernel_saxpy
 
   say "summary ($((SECONDS - started)) s)"

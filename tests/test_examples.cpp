@@ -11,11 +11,14 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "support/command_output.hpp"
+#include "support/fake_machine.hpp"
 #include "support/opt_in_headers.hpp"  // the doctor's opt-ins (tests/CMakeLists.txt): their versions
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -153,6 +156,9 @@ std::vector<std::string> example_programs() {
   for (const cudnn_example& e : cudnn_examples) programs.push_back(e.path);
 #ifdef CUSHIM_NVRTC_SAXPY
   programs.push_back(CUSHIM_NVRTC_SAXPY);
+#endif
+#ifdef CUSHIM_TOOLKIT_MATH
+  programs.push_back(CUSHIM_TOOLKIT_MATH);
 #endif
   return programs;
 }
@@ -444,6 +450,63 @@ TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
 }
 #endif
 
+#ifdef CUSHIM_TOOLKIT_MATH
+TEST_CASE("toolkit_math needs a GPU: without a driver it exits 3 after the libraries loaded, and names the reason") {
+  process_result r = run(CUSHIM_TOOLKIT_MATH);
+  INFO(r.out << r.err);
+  if (has_driver) return;  // it computes: the test above
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err,
+                 "toolkit_math: no usable GPU, cuFFT, cuRAND or cuSOLVER: cudaGetDeviceCount failed: "
+                 "cudaErrorInsufficientDriver"));
+  for (const char* section : {"\ncuFFT: OK, ", "\ncuRAND: OK, ", "\ncuSOLVER: OK, "}) CHECK(contains(r.err, section));
+}
+
+TEST_CASE("with cuFFT hidden toolkit_math exits 3 and names cuFFT") {
+  temp_tree empty;
+  environment env = clean_environment();
+  env["CUSHIM_CUFFT_PATH"] = empty.root();
+  process_result r = run(CUSHIM_TOOLKIT_MATH, {}, env);
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err,
+                 "toolkit_math: no usable GPU, cuFFT, cuRAND or cuSOLVER: cufft is unavailable (override_failed)\n"));
+  CHECK(contains(r.err, "cuFFT: UNAVAILABLE (override_failed)"));
+}
+#endif
+
+TEST_CASE("the doctor's driver section shows what nvidia-smi shows, from NVML, without the CUDA runtime") {
+  // Found where the driver installs it: LD_LIBRARY_PATH holds a stand-in of two GPUs. The runtime
+  // is hidden: NVML answers without it.
+  temp_tree empty;
+  environment env = with_cudnn_at(empty.root());
+  env["CUSHIM_CUDART_PATH"] = empty.root();
+  std::string good = std::string(CUSHIM_FIXTURE_DIR) + "/nvml_good";
+  env["LD_LIBRARY_PATH"] = good;
+  process_result r = run(doctor, {"--no-discover"}, env);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "\nNVML " + good +
+                            "/libnvidia-ml.so.1: driver 575.51.03, supports CUDA up to 12.9\n"
+                            "  GPU 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 79.6 GiB\n"
+                            "  GPU 1: NVIDIA A100-SXM4-40GB, compute capability 8.0, 40.0 GiB\n"));
+  process_result json = run(doctor, {"--json", "--no-discover"}, env);
+  CHECK(
+      contains(json.out, "\"nvml\":{\"found\":true,\"path\":\"" + good +
+                             "/libnvidia-ml.so.1\",\"error\":\"\",\"driver_version\":\"575.51.03\",\"cuda_version\":"
+                             "12090,\"gpus\":[{\"name\":\"NVIDIA H100 80GB HBM3\",\"compute_capability\":\"9.0\","
+                             "\"memory_bytes\":85520809984},{\"name\":\"NVIDIA A100-SXM4-40GB\",\"compute_capability\":"
+                             "\"8.0\",\"memory_bytes\":42949672960}]}"));
+  // A driver whose kernel module is not loaded: NVML says so through nvmlInit_v2.
+  std::string no_module = std::string(CUSHIM_FIXTURE_DIR) + "/nvml_no_module";
+  env["LD_LIBRARY_PATH"] = no_module;
+  r = run(doctor, {"--no-discover"}, env);
+  CHECK(contains(r.out, "\nNVML " + no_module + "/libnvidia-ml.so.1: nvmlInit_v2 returned 9\n"));
+  // None where the driver installs it (this machine has no driver): said in one line.
+  if (!has_driver) {
+    r = run(doctor, {"--no-discover"});
+    CHECK(contains(r.out, "\nNVML: not found (it comes with the NVIDIA driver)\n"));
+  }
+}
+
 TEST_CASE("the examples' command line: --help exits 0, anything else 64") {
   for (const std::string& program : example_programs()) {
     CAPTURE(program);
@@ -575,3 +638,204 @@ TEST_CASE("kernel_saxpy links no CUDA library, reaches main and explains a missi
   CHECK(contains(hidden.err, "CUDA runtime: UNAVAILABLE (override_failed)"));
 }
 #endif
+
+// --- Discovery: the doctor on a machine laid out under a temp folder (support/fake_machine.hpp) ---
+
+namespace {
+
+// A machine with a problem in each section: a toolkit with a cuDNN built for CUDA 11 copied into a
+// CUDA 12 toolkit, a working torch 2.5.1+cu124 venv (the active one), and a CPU-only torch in the
+// system's dist-packages.
+void lay_out_discovery_machine(test_support::fake_machine& m) {
+  std::string cuda12 = m.toolkit("12.4.1");
+  m.toolkit_cudnn8(cuda12, "8.5.0");
+  std::string site = m.venv("home/user/proj/.venv", "3.11.7");
+  m.torch_cu124(site);
+  m.env["VIRTUAL_ENV"] = m.path("home/user/proj/.venv");  // activated
+  m.env["PATH"] = m.path("home/user/proj/.venv/bin") + ":" + m.path("usr/bin");
+  m.torch(m.system_python("3.11.2"), "2.4.1+cpu", "None", "None", "");
+}
+
+environment doctor_environment(const test_support::fake_machine& m) {
+  environment env = clean_environment();
+  for (const auto& [name, value] : m.env) env[name] = value;
+  return env;
+}
+
+// The WARNING blocks of the doctor's discovery sections as "what|file|why|fix", in order.
+std::vector<std::string> discovery_blocks(const std::string& text) {
+  std::vector<std::string> blocks;
+  std::size_t start = text.find("\nCUDA toolkits (from their files; nothing was run)\n");
+  if (start == std::string::npos) return blocks;
+  std::istringstream lines(text.substr(start, text.find("\nverdict: ", start) - start));
+  std::string line, current;
+  auto field = [](const std::string& l, const std::string& key) {
+    std::size_t at = l.find(key);
+    return at == std::string::npos ? std::string() : l.substr(at + key.size());
+  };
+  std::string what, file, why, fix;
+  auto flush = [&] {
+    if (!what.empty()) blocks.push_back(what + "|" + file + "|" + why + "|" + fix);
+    what = file = why = fix = "";
+  };
+  while (std::getline(lines, line)) {
+    if (line.find("WARNING: ") != std::string::npos) {
+      flush();
+      what = field(line, "WARNING: ");
+    } else if (!what.empty() && line.find("  file: ") != std::string::npos) {
+      file = field(line, "  file: ");
+    } else if (!what.empty() && line.find("  why:  ") != std::string::npos) {
+      why = field(line, "  why:  ");
+    } else if (!what.empty() && line.find("  fix:  ") != std::string::npos) {
+      fix = field(line, "  fix:  ");
+    }
+  }
+  flush();
+  return blocks;
+}
+
+// The problems of the JSON's "discovery" as "what|path|why|fix" (JSON strings decoded by Python).
+std::vector<std::string> discovery_json_problems(const key_values& json) {
+  std::vector<std::string> problems;
+  auto unquoted = [](const std::string& v) {
+    std::string out;
+    for (std::size_t i = 1; i + 1 < v.size(); ++i) {
+      if (v[i] == '\\' && i + 2 < v.size()) {
+        ++i;
+        out += v[i] == 'n' ? '\n' : v[i];
+      } else {
+        out += v[i];
+      }
+    }
+    return out;
+  };
+  for (const auto& [key, value] : json.items) {
+    const std::string suffix = ".what";
+    if (key.rfind("discovery.", 0) != 0 || key.size() < suffix.size() ||
+        key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0 ||
+        key.find(".problems[") == std::string::npos) {
+      continue;
+    }
+    std::string base = key.substr(0, key.size() - suffix.size());
+    problems.push_back(unquoted(value) + "|" + unquoted(json.get(base + ".path")) + "|" +
+                       unquoted(json.get(base + ".why")) + "|" + unquoted(json.get(base + ".fix")));
+  }
+  return problems;
+}
+
+}  // namespace
+
+TEST_CASE("discovery: the toolkits and Python environments after the doctor's own checks, each problem a warning") {
+  test_support::fake_machine m;
+  lay_out_discovery_machine(m);
+  process_result r = run(doctor, {}, doctor_environment(m));
+  INFO(r.out << r.err);
+  std::size_t own = r.out.find("\ncushim-doctor's own checks\n");
+  std::size_t toolkits = r.out.find("\nCUDA toolkits (from their files; nothing was run)\n");
+  std::size_t pythons = r.out.find("\nPython environments (from their files; nothing was run)\n");
+  std::size_t verdict = r.out.find("\nverdict: ");
+  REQUIRE(own != std::string::npos);
+  REQUIRE(toolkits != std::string::npos);
+  CHECK(own < toolkits);
+  CHECK(toolkits < pythons);
+  CHECK(pythons < verdict);
+  std::string venv = m.path("home/user/proj/.venv");
+  CHECK(contains(r.out, "\n  venv " + venv +
+                            ": Python 3.11.7 (pyvenv.cfg); found by VIRTUAL_ENV, python on PATH, python3 on PATH; "
+                            "python and python3 on PATH start it\n    torch 2.5.1+cu124 "
+                            "(CUDA 12.4): loads cuDNN 9.1.0.70 from "));
+  CHECK(contains(r.out, "\n    torch 2.4.1+cpu (CPU only)\n      WARNING: torch 2.4.1+cpu is a CPU-only build\n"));
+  CHECK(contains(r.out, "\n    WARNING: the cuDNN 8.5.0 in " + m.path("usr/local/cuda-12.4") +
+                            " (CUDA 12.4.1) was built for CUDA 11\n"));
+  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): "));
+  CHECK(contains(line_starting(r.out, "verdict: "),
+                 "a CUDA toolkit or a Python environment has a problem (its WARNING "
+                 "lines above)"));
+  CHECK(r.exit_code == 2);
+  // The same findings as JSON: every problem of the text is one of "discovery", and no other.
+  process_result j = run(doctor, {"--json"}, doctor_environment(m));
+  key_values json = parsed_json(j.out);
+  std::vector<std::string> text_problems = discovery_blocks(r.out), json_problems = discovery_json_problems(json);
+  CHECK(text_problems.size() == 2);
+  std::sort(text_problems.begin(), text_problems.end());
+  std::sort(json_problems.begin(), json_problems.end());
+  CHECK(text_problems == json_problems);
+  CHECK(json.get("discovery.toolkits[0].path") == quoted(m.path("usr/local/cuda-12.4")));
+  CHECK(json.get("discovery.toolkits[0].cudnn[0].built_for_cuda_major") == "11");
+  CHECK(json.get("discovery.environments[0].frameworks[0].loads[0].version") == quoted("9.1.0.70"));
+  CHECK(json.get("discovery.environments[1].frameworks[0].build") == quoted("cpu"));
+  CHECK(json.get("verdict.exit_code") == "2");
+  CHECK(j.exit_code == 2);
+}
+
+TEST_CASE("discovery: --record keeps each environment's frameworks and the CUDA and cuDNN each would load") {
+  test_support::fake_machine m;
+  lay_out_discovery_machine(m);
+  std::string file = m.path("environment_versions.txt");
+  process_result r = run(doctor, {"--record", file}, doctor_environment(m));
+  INFO(r.out << r.err);
+  key_values record = record_lines(file);
+  std::string nvidia = m.path("home/user/proj/.venv/lib/python3.11/site-packages/nvidia");
+  CHECK(record.get("toolkits") == "1");
+  CHECK(record.get("toolkit0") ==
+        m.path("usr/local/cuda-12.4") + " CUDA 12.4.1, cuDNN 8.5.0 (headers 8.5.0, built for CUDA 11)");
+  CHECK(record.get("python_environments") == "2");
+  CHECK(record.get("python_env0") == "venv " + m.path("home/user/proj/.venv") + " Python 3.11.7");
+  CHECK(record.get("python_on_path") ==
+        m.path("home/user/proj/.venv/bin/python") + " (" + m.path("home/user/proj/.venv") + ")");
+  CHECK(record.get("python_env0_torch") ==
+        "2.5.1+cu124, CUDA 12.4, loads cuDNN 9.1.0.70 from " + nvidia +
+            "/cudnn/lib/libcudnn.so.9, loads CUDA runtime "
+            "12.4.127 from " +
+            nvidia + "/cuda_runtime/lib/libcudart.so.12, loads cuBLAS 12.4.5.8 from " + nvidia +
+            "/cublas/lib/libcublas.so.12, loads cuBLASLt 12.4.5.8 from " + nvidia + "/cublas/lib/libcublasLt.so.12");
+  CHECK(record.get("python_env1") == "system " + m.path("usr") + " Python 3.11.2");
+  CHECK(record.get("python_env1_torch") == "2.4.1+cpu, cpu");
+  CHECK(record.get("python3_on_path") ==
+        m.path("home/user/proj/.venv/bin/python3") + " (" + m.path("home/user/proj/.venv") + ")");
+  CHECK(record.get("discovery_problems") == "2");
+  CHECK(record.get("verdict") == "usable_with_warnings (exit " + std::to_string(r.exit_code) + ")");
+}
+
+TEST_CASE("discovery: --no-discover leaves it out; --python adds an environment") {
+  test_support::fake_machine m;
+  lay_out_discovery_machine(m);
+  process_result quiet = run(doctor, {"--no-discover"}, doctor_environment(m));
+  CHECK_FALSE(contains(quiet.out, "CUDA toolkits ("));
+  CHECK_FALSE(contains(quiet.out, "Python environments ("));
+  CHECK_FALSE(contains(quiet.out, "a CUDA toolkit or a Python environment has a problem"));
+  process_result quiet_json = run(doctor, {"--no-discover", "--json"}, doctor_environment(m));
+  CHECK_FALSE(parsed_json(quiet_json.out).has("discovery.toolkits.length"));
+  std::string other = m.venv("work/other-venv", "3.12.3");
+  m.torch(other, "2.4.1+cpu", "None", "None", "");
+  process_result r = run(doctor, {"--python", m.path("work/other-venv/bin/python")}, doctor_environment(m));
+  INFO(r.out);
+  CHECK(contains(r.out, "\n  venv " + m.path("work/other-venv") + ": Python 3.12.3 (pyvenv.cfg); found by --python\n"));
+  process_result missing = run(doctor, {"--python"}, doctor_environment(m));
+  CHECK(missing.exit_code == 64);
+  CHECK(contains(missing.err, "missing value after '--python'"));
+}
+
+TEST_CASE("discovery: the driver the doctor finds is the one frameworks are checked against") {
+  if (has_driver) {
+    MESSAGE("this machine has an NVIDIA driver, which the doctor finds before a fixture on LD_LIBRARY_PATH");
+    return;
+  }
+  test_support::fake_machine m;
+  lay_out_discovery_machine(m);
+  // A 520 driver supports CUDA up to 11.8: torch 2.5.1+cu124 needs CUDA 12.
+  m.copy(test_support::discovery_fixture("driver_cuda118", "libcuda.so.1"), "driver/libcuda.so.520.61.05");
+  m.tree.symlink("libcuda.so.520.61.05", "driver/libcuda.so.1");
+  environment env = doctor_environment(m);
+  env["LD_LIBRARY_PATH"] = m.path("driver");
+  process_result r = run(doctor, {}, env);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "NVIDIA driver version: 520.61.05, supports CUDA up to 11.8\n"));
+  CHECK(contains(r.out,
+                 "\n      WARNING: the NVIDIA driver (520.61.05) supports CUDA up to 11.8, older than the CUDA 12.4 "
+                 "that torch 2.5.1+cu124 was built for\n"));
+  CHECK(contains(r.out,
+                 "\n    WARNING: the NVIDIA driver (520.61.05) supports CUDA up to 11.8, older than the CUDA "
+                 "12.4.1 toolkit\n"));
+  CHECK(r.exit_code == 2);
+}

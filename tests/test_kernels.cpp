@@ -49,8 +49,8 @@ std::map<std::string, std::string> values_of(const std::string& out) {
   return values;
 }
 
-const char* const calls[] = {"malloc",         "memcpy_to_device", "chevron_launch",
-                             "launch_kernel",  "memcpy_to_host",   "copy_from_symbol"};
+const char* const calls[] = {"malloc",        "memcpy_to_device", "chevron_launch",
+                             "launch_kernel", "memcpy_to_host",   "copy_from_symbol"};
 
 bool machine_has_driver() {
   for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"}) {
@@ -113,8 +113,9 @@ TEST_CASE("without the runtime the program reaches main, launches return 303 and
     }
     CHECK(contains(r.out, "CUDA runtime: UNAVAILABLE (override_failed)"));
     CHECK(contains(r.out, "1. CUSHIM_CUDART_PATH: " + tree.path("empty") + "/" + cudart_file + " -> absent"));
-    CHECK(contains(r.out, "effect: cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the "
-                          "program's own kernels and variables were registered as no-ops"));
+    CHECK(contains(r.out,
+                   "effect: cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the "
+                   "program's own kernels and variables were registered as no-ops"));
     CHECK(r.err.empty());
   }
 }
@@ -144,3 +145,44 @@ TEST_CASE("the per-thread build's implementation file defines the plain and the 
     CHECK(contains(symbols, std::string(" T ") + name + "\n"));
   }
 }
+
+#ifdef CUSHIM_LIBRARY_SAMPLES
+// kernels/library_samples.cu: NVIDIA's samples' use of cuFFT, cuSPARSE with cuBLAS, cuSOLVER and
+// cuRAND, with kernels of its own, built with nvcc -cudart none and no import library.
+TEST_CASE("a program with kernels and the toolkit's libraries links none of them and reaches its first CUDA error") {
+  CHECK(cuda_libraries_needed(CUSHIM_LIBRARY_SAMPLES) == "");
+  std::string symbols = command_output("readelf -d '" + std::string(CUSHIM_LIBRARY_SAMPLES) + "'");
+  for (const char* library : {"libcufft", "libcusparse", "libcublas", "libcusolver", "libcurand"}) {
+    CAPTURE(library);
+    CHECK_FALSE(contains(symbols, library));
+  }
+  process_result r = run(CUSHIM_LIBRARY_SAMPLES, {}, clean_environment());
+  CAPTURE(r.out);
+  CAPTURE(r.err);
+  REQUIRE(r.term_signal == 0);
+  REQUIRE(r.exit_code == 0);
+  std::map<std::string, std::string> v = values_of(r.out);
+  CHECK(v["reached_main"] == "1");
+  CHECK(v["reached_end"] == "1");
+  // Each library is the toolkit's own, loaded through cushim: what it answers is its own.
+  for (const char* key : {"fft", "sparse", "blas", "dense", "random"}) {
+    CAPTURE(key);
+    CHECK(v[std::string(key) + ".code"] == "ok");
+  }
+  if (!machine_has_driver()) {
+    CHECK(v["first_cuda_error"] == "35");  // cudaErrorInsufficientDriver, from libcudart
+    CHECK(v["fft.malloc"] == "35");
+    CHECK(v["fft.cufftPlan1d"] != "0");
+    CHECK(v["sparse.cusparseCreate"] != "0");
+    CHECK(v["sparse.cublasCreate"] != "0");
+    CHECK(v["dense.cusolverDnCreate"] != "0");
+    CHECK(v["random.curandCreateGenerator"] != "0");
+  } else if (v["first_cuda_error"] == "0") {
+    CHECK(v["fft.forward"] == "0");
+    CHECK(v["fft.kernel"] == "0");
+    CHECK(v["sparse.cusparseSpMV"] == "0");
+    CHECK(v["dense.cusolverDnSgetrf_bufferSize"] == "0");
+    CHECK(v["random.curandGenerateUniform"] == "0");
+  }
+}
+#endif

@@ -31,7 +31,8 @@ std::size_t count_outcome(const probe_output& out, const std::string& outcome) {
 // The attempts of one search list with one outcome that are listed one by one.
 std::size_t listed(const probe_output& out, const std::string& list, const std::string& outcome) {
   std::size_t n = 0;
-  for (const attempt_line& a : attempts_of(out)) n += a.outcome == outcome && a.rule.rfind(list + "[", 0) == 0 && a.rule != list + "[...]";
+  for (const attempt_line& a : attempts_of(out))
+    n += a.outcome == outcome && a.rule.rfind(list + "[", 0) == 0 && a.rule != list + "[...]";
   return n;
 }
 
@@ -84,8 +85,9 @@ TEST_CASE("130,001 empty entries: one summary, and an explanation of a few kilob
   CHECK(count_outcome(out, "skipped_empty") == 130001);
   std::string explanation = out.text.substr(out.text.find("--- explain\n"));
   CHECK(explanation.size() < 32 * 1024);
-  CHECK(explanation.find("    33. CUSHIM_SEARCH_PATH[...]:  -> skipped_empty (129969 more entries of CUSHIM_SEARCH_PATH "
-                         "with this outcome, not listed one by one)\n") != std::string::npos);
+  CHECK(
+      explanation.find("    33. CUSHIM_SEARCH_PATH[...]:  -> skipped_empty (129969 more entries of CUSHIM_SEARCH_PATH "
+                       "with this outcome, not listed one by one)\n") != std::string::npos);
   CHECK(explanation.find("  WARNING: CUSHIM_SEARCH_PATH has 129993 more empty entries, which cushim skipped\n") !=
         std::string::npos);
 }
@@ -148,14 +150,15 @@ TEST_CASE("a /proc file named as the library is not called empty: it says 0 byte
     call.env["CUSHIM_CUDNN_PATH"] = path;
     probe_output out = run_probe(call);
     CHECK(out.get("cudnn.code") == "override_failed");
-    CHECK(joined(out.all("cudnn.attempt")) == joined({std::string("CUSHIM_CUDNN_PATH|") + path + "|bad_format|" + pseudo_file}));
+    CHECK(joined(out.all("cudnn.attempt")) ==
+          joined({std::string("CUSHIM_CUDNN_PATH|") + path + "|bad_format|" + pseudo_file}));
   }
   temp_tree tree;
   probe_call call;
   call.env["CUSHIM_CUDNN_PATH"] = tree.write_file("empty/" + cudnn_file, "");  // a real empty file still is one
   probe_output out = run_probe(call);
-  CHECK(joined(out.all("cudnn.attempt")) ==
-        joined({"CUSHIM_CUDNN_PATH|" + tree.path("empty/" + cudnn_file) + "|bad_format|not a shared library: file is empty"}));
+  CHECK(joined(out.all("cudnn.attempt")) == joined({"CUSHIM_CUDNN_PATH|" + tree.path("empty/" + cudnn_file) +
+                                                    "|bad_format|not a shared library: file is empty"}));
 }
 
 TEST_CASE("the toolkit's stub libcuda copied as libcuda.so.1 is named as the stub, wherever it is, and is no driver") {
@@ -175,7 +178,8 @@ TEST_CASE("the toolkit's stub libcuda copied as libcuda.so.1 is named as the stu
                   " -> not_the_library (the CUDA toolkit's link-time stub, not the driver: cuDriverGetVersion answers "
                   "CUDA_ERROR_STUB_LIBRARY (34))\n") != std::string::npos);
   CHECK(text.find("  WARNING: the CUDA toolkit's link-time stub of the driver is where the system loader looks for the "
-                  "driver\n    file: " + copied + "\n") != std::string::npos);
+                  "driver\n    file: " +
+                  copied + "\n") != std::string::npos);
   CHECK(text.find("    fix:  remove it (or the folder holding it) from where the loader looks: it is a toolkit's "
                   "lib64/stubs/libcuda.so, copied or linked; then install the NVIDIA driver") != std::string::npos);
 }
@@ -185,7 +189,7 @@ TEST_CASE("a library value out of range gets a defined answer from every public 
   call.args = {"--mode", "bad-library-values"};
   probe_output out = run_probe(call);
   INFO(out.text);
-  for (const char* value : {"6", "99", "-1"}) {
+  for (const char* value : {"count", "99", "-1"}) {  // "count": library(library_count)
     CAPTURE(value);
     const std::string p = std::string("library(") + value + ")";
     CHECK(out.get(p + ".available") == "0");

@@ -265,3 +265,207 @@ TEST_CASE("cuDNN 9 would not find the cuBLASLt and NVRTC it loads by name: a war
   CHECK(out.get("cudnn.code") == "ok");
   for (const std::string& p : out.all("cudnn.problem")) CHECK(!contains(p, "by name"));
 }
+
+// The toolkit's other libraries and NCCL: the bad input every library gets, one scenario list for
+// all (their fixtures: tests/CMakeLists.txt, "<key>_good", "<key>_wrong_major").
+#if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \
+    defined(CUSHIM_NVJITLINK) && defined(CUSHIM_NCCL)
+#include <cushim/detail/api_tables.hpp>
+
+#include "support/elf_files.hpp"
+
+namespace {
+
+struct toolkit_library {
+  cushim::library lib;
+  const char* title;
+  const char* override_variable;
+  const char* pip_package;    // its first site-packages/nvidia folder
+  const char* version;        // what the good fixture reports, as explain() writes it
+  const char* other_version;  // ... and the one of another major
+  int headers_major;
+  long headers_version;  // in the library's encoding
+  std::string call;      // a function the fixtures lack
+  int missing;           // what it then returns
+  const char* missing_text;
+  // Libraries that import it (cuSPARSE and cuSOLVER import nvJitLink) and load before it: behind
+  // empty overrides, or its own search would find their import already in the process.
+  std::vector<const char*> importers;
+};
+
+std::vector<toolkit_library> toolkit_libraries() {
+  auto release = [](int major, int minor, int patch) {
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  };
+  static const std::string cufft = release(CUFFT_VER_MAJOR, CUFFT_VER_MINOR, CUFFT_VER_PATCH),
+                           cufft_other = release(CUFFT_VER_MAJOR - 1, CUFFT_VER_MINOR, CUFFT_VER_PATCH),
+                           curand = release(CURAND_VER_MAJOR, CURAND_VER_MINOR, CURAND_VER_PATCH),
+                           curand_other = release(CURAND_VER_MAJOR - 1, CURAND_VER_MINOR, CURAND_VER_PATCH),
+                           cusparse = release(CUSPARSE_VER_MAJOR, CUSPARSE_VER_MINOR, CUSPARSE_VER_PATCH),
+                           cusparse_other = release(CUSPARSE_VER_MAJOR - 1, CUSPARSE_VER_MINOR, CUSPARSE_VER_PATCH),
+                           cusolver = release(CUSOLVER_VER_MAJOR, CUSOLVER_VER_MINOR, CUSOLVER_VER_PATCH),
+                           cusolver_other = release(CUSOLVER_VER_MAJOR - 1, CUSOLVER_VER_MINOR, CUSOLVER_VER_PATCH),
+                           jit =
+                               std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10),
+                           jit_other = std::to_string(CUDART_VERSION / 1000 - 1) + "." +
+                                       std::to_string(CUDART_VERSION % 1000 / 10),
+                           nccl = release(NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH),
+                           nccl_other = release(NCCL_MAJOR + 1, NCCL_MINOR, NCCL_PATCH);
+  return {{cushim::library::cufft,
+           "cuFFT",
+           "CUSHIM_CUFFT_PATH",
+           "cufft",
+           cufft.c_str(),
+           cufft_other.c_str(),
+           CUFFT_VER_MAJOR,
+           CUFFT_VERSION,
+           "cufftPlan1d",
+           int(CUFFT_NOT_SUPPORTED),
+           "CUFFT_NOT_SUPPORTED",
+           {}},
+          {cushim::library::curand,
+           "cuRAND",
+           "CUSHIM_CURAND_PATH",
+           "curand",
+           curand.c_str(),
+           curand_other.c_str(),
+           CURAND_VER_MAJOR,
+           CURAND_VERSION,
+           "curandCreateGenerator",
+           int(CURAND_STATUS_VERSION_MISMATCH),
+           "CURAND_STATUS_VERSION_MISMATCH",
+           {}},
+          {cushim::library::cusparse,
+           "cuSPARSE",
+           "CUSHIM_CUSPARSE_PATH",
+           "cusparse",
+           cusparse.c_str(),
+           cusparse_other.c_str(),
+           CUSPARSE_VER_MAJOR,
+           CUSPARSE_VERSION,
+           "cusparseCreate",
+           int(CUSPARSE_STATUS_NOT_SUPPORTED),
+           "CUSPARSE_STATUS_NOT_SUPPORTED",
+           {}},
+          {cushim::library::cusolver,
+           "cuSOLVER",
+           "CUSHIM_CUSOLVER_PATH",
+           "cusolver",
+           cusolver.c_str(),
+           cusolver_other.c_str(),
+           CUSOLVER_VER_MAJOR,
+           CUSOLVER_VERSION,
+           "cusolverDnCreate",
+           int(CUSOLVER_STATUS_NOT_SUPPORTED),
+           "CUSOLVER_STATUS_NOT_SUPPORTED",
+           {}},
+          {cushim::library::nvjitlink,
+           "nvJitLink",
+           "CUSHIM_NVJITLINK_PATH",
+           "nvjitlink",
+           jit.c_str(),
+           jit_other.c_str(),
+           CUDART_VERSION / 1000,
+           CUDART_VERSION,
+           CUSHIM_NAME_TEXT(CUSHIM_NVJITLINK_NAME(__nvJitLinkCreate)),
+           int(NVJITLINK_ERROR_INTERNAL),
+           "NVJITLINK_ERROR_INTERNAL",
+           {"CUSHIM_CUSPARSE_PATH", "CUSHIM_CUSOLVER_PATH"}},
+          {cushim::library::nccl,
+           "NCCL",
+           "CUSHIM_NCCL_PATH",
+           "nccl",
+           nccl.c_str(),
+           nccl_other.c_str(),
+           NCCL_MAJOR,
+           NCCL_VERSION_CODE,
+           "ncclCommCount",
+           int(ncclInternalError),
+           "ncclInternalError",
+           {}}};
+}
+
+}  // namespace
+
+TEST_CASE("each toolkit library: a 32-bit copy, a text file, another major and another major's wheel are passed over") {
+  for (const toolkit_library& t : toolkit_libraries()) {
+    std::string title = t.title, key = key_of(t.lib), file = file_of(t.lib);
+    CAPTURE(title);
+    temp_tree tree;
+    std::string empty = tree.make_dirs("empty");
+    tree.write_file("i386/" + file, elf32_i386());
+    tree.write_file("text/" + file, "this is not a library\n");
+    std::string wheel = "venv/lib/python3.11/site-packages/nvidia/" + std::string(t.pip_package) + "/lib/" + file;
+    std::string other = fixture_file(key + "_wrong_major", file);
+    tree.copy_file(other, wheel);
+    probe_call call;
+    call.args = {"--search-dir",    tree.path("i386"), "--search-dir",
+                 tree.path("text"), "--search-dir",    std::string(CUSHIM_FIXTURE_DIR) + "/" + key + "_wrong_major"};
+    call.env["VIRTUAL_ENV"] = tree.path("venv");
+    for (const char* importer : t.importers) call.env[importer] = empty;
+    probe_output out = run_all(call);
+    INFO(out.text);
+    std::vector<attempt_line> attempts = attempts_of(out, key);
+    REQUIRE(attempts.size() >= 5);
+    CHECK(attempts[0].outcome == "wrong_architecture");
+    CHECK(attempts[0].detail == "a 32-bit i386 library; this process is 64-bit x86-64");
+    CHECK(attempts[1].outcome == "bad_format");
+    CHECK(attempts[1].detail.rfind("not a shared library: ", 0) == 0);
+    std::string refused = std::string(t.title) + " " + t.other_version + "; this program was compiled for major " +
+                          std::to_string(t.headers_major);
+    CHECK(attempts[2].outcome == "wrong_version");
+    CHECK(attempts[2].path == other);
+    CHECK(attempts[2].detail == refused);
+    // After the executable's folder: the wheel, of another major.
+    bool wheel_tried = false;
+    for (const attempt_line& a : attempts) {
+      if (a.path != tree.path(wheel)) continue;
+      wheel_tried = true;
+      CHECK(a.rule == "VIRTUAL_ENV pip nvidia/" + std::string(t.pip_package));
+      CHECK(a.outcome == "wrong_version");
+      CHECK(a.detail == refused);
+    }
+    CHECK(wheel_tried);
+    // The toolkit's own copy, further down the search.
+    CHECK(out.get(key + ".code") == "ok");
+    CHECK(out.get(key + ".version") == std::to_string(t.headers_version));
+  }
+}
+
+TEST_CASE("each toolkit library: an override to an empty folder, and a copy that lacks a function") {
+  for (const toolkit_library& t : toolkit_libraries()) {
+    std::string title = t.title, key = key_of(t.lib), file = file_of(t.lib);
+    CAPTURE(title);
+    temp_tree tree;
+    std::string empty = tree.make_dirs("empty");
+    probe_call call;
+    call.env[t.override_variable] = empty;
+    for (const char* importer : t.importers) call.env[importer] = empty;
+    call.args = {"--call", t.call};
+    probe_output out = run_all(call);
+    INFO(out.text);
+    CHECK(out.get(key + ".code") == "override_failed");
+    CHECK(out.all(key + ".attempt") ==
+          std::vector<std::string>{std::string(t.override_variable) + "|" + empty + "/" + file + "|absent|"});
+    CHECK(contains(out.rest, "  ERROR: " + std::string(t.title) + " was not loaded from the explicit location " +
+                                 t.override_variable +
+                                 " names; cushim does not fall back to a search when one is given\n"));
+    // The library unavailable: its "unavailable" fallback, which differs from the "missing" one
+    // where the library has two.
+    CHECK(out.get("call." + t.call) != "no such line");
+
+    probe_call lacking;
+    std::string good = std::string(CUSHIM_FIXTURE_DIR) + "/" + key + "_good";
+    lacking.env[t.override_variable] = good;
+    for (const char* importer : t.importers) lacking.env[importer] = empty;
+    lacking.args = {"--call", t.call};
+    out = run_all(lacking);
+    INFO(out.text);
+    CHECK(out.get(key + ".code") == "ok");
+    CHECK(out.get(key + ".version") == std::to_string(t.headers_version));
+    CHECK(out.get("call." + t.call) == std::to_string(t.missing));
+    CHECK(contains(out.rest,
+                   t.call + " is not in " + good + "/" + file + " (" + t.version + "); it returns " + t.missing_text));
+  }
+}
+#endif

@@ -14,7 +14,11 @@
 #include <string>
 
 #include "support/command_output.hpp"
+#include "support/library_files.hpp"
 #include "support/nvrtc_kernel.hpp"
+#ifdef CUSHIM_CUFFT
+#include "support/library_work.hpp"
+#endif
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -153,5 +157,98 @@ TEST_CASE("explain_json lists every opted-in library, each as status_of() gives 
                         cushim::to_string(st.code) + "\"";
     CHECK_MESSAGE(contains(json, entry), entry);
   }
-  CHECK(cushim::diagnostics::libraries().size() == 6);
+  CHECK(cushim::diagnostics::libraries().size() == CUSHIM_SHIMMED_LIBRARY_COUNT);
 }
+
+#if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \
+    defined(CUSHIM_NVJITLINK) && defined(CUSHIM_NCCL)
+namespace {
+
+void check_toolkit_library(cushim::library lib, long version) {
+  const cushim::status& st = cushim::status_of(lib);
+  CAPTURE(cushim::to_string(lib));
+  CHECK(st.code == cushim::error_code::ok);
+  CHECK(st.version == version);
+  CHECK(st.compiled_version == version);
+  CHECK(real_path(st.path) == real_path(std::string(CUSHIM_CUDA_LIB_DIR) + "/" + test_support::file_of(lib)));
+  CHECK(st.problems.empty());
+}
+
+}  // namespace
+
+TEST_CASE("cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink and NCCL give their real versions through cushim") {
+  int version = 0;
+  REQUIRE(cufftGetVersion(&version) == CUFFT_SUCCESS);
+  CHECK(version == CUFFT_VERSION);
+  check_toolkit_library(cushim::library::cufft, CUFFT_VERSION);
+  REQUIRE(curandGetVersion(&version) == CURAND_STATUS_SUCCESS);
+  CHECK(version == CURAND_VERSION);
+  check_toolkit_library(cushim::library::curand, CURAND_VERSION);
+  int major = 0, minor = 0, patch = 0;
+  REQUIRE(cusparseGetProperty(MAJOR_VERSION, &major) == CUSPARSE_STATUS_SUCCESS);
+  REQUIRE(cusparseGetProperty(MINOR_VERSION, &minor) == CUSPARSE_STATUS_SUCCESS);
+  REQUIRE(cusparseGetProperty(PATCH_LEVEL, &patch) == CUSPARSE_STATUS_SUCCESS);
+  CHECK(major * 1000 + minor * 100 + patch == CUSPARSE_VERSION);
+  check_toolkit_library(cushim::library::cusparse, CUSPARSE_VERSION);
+  REQUIRE(cusolverGetVersion(&version) == CUSOLVER_STATUS_SUCCESS);
+  CHECK(version == CUSOLVER_VERSION);
+  check_toolkit_library(cushim::library::cusolver, CUSOLVER_VERSION);
+  unsigned jit_major = 0, jit_minor = 0;
+  REQUIRE(nvJitLinkVersion(&jit_major, &jit_minor) == NVJITLINK_SUCCESS);
+  CHECK(int(jit_major * 1000 + jit_minor * 10) == CUDART_VERSION);
+  check_toolkit_library(cushim::library::nvjitlink, CUDART_VERSION);
+  REQUIRE(ncclGetVersion(&version) == ncclSuccess);
+  CHECK(version == NCCL_VERSION_CODE);
+  check_toolkit_library(cushim::library::nccl, NCCL_VERSION_CODE);
+  CHECK(cushim::diagnostics::version_text(cushim::library::nccl, NCCL_VERSION_CODE) ==
+        std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH));
+}
+
+TEST_CASE("without a GPU the libraries' own answers come back, a host generator draws and nvJitLink links a cubin") {
+  test_support::ptx_result ptx = test_support::compile_saxpy();
+  REQUIRE(ptx.compile == NVRTC_SUCCESS);
+  test_support::work_results shimmed = test_support::library_work(ptx.ptx);
+  for (const auto& [key, value] : shimmed) {
+    CAPTURE(key);
+    CHECK(value == direct().printed.get(key));
+  }
+  // nvJitLink links NVRTC's PTX into a cubin, an ELF file, without a GPU.
+  CHECK(shimmed["nvJitLinkComplete"] == "0");
+  CHECK(shimmed["cubin_magic"] == "7f454c46");
+  CHECK(std::stoul(shimmed["cubin_bytes"]) > 1000);
+  // A host generator draws on the CPU: four numbers in (0, 1].
+  CHECK(shimmed["curandGenerateUniform"] == "0");
+  CHECK(shimmed["host_draws"].size() == 39);
+  if (!driver_present()) {
+    // The libraries' own refusals: not cushim's fallbacks, which only an unusable library gets.
+    for (cushim::library lib :
+         {cushim::library::cufft, cushim::library::curand, cushim::library::cusparse, cushim::library::cusolver}) {
+      CHECK(cushim::status_of(lib).code == cushim::error_code::ok);
+    }
+    CHECK(shimmed["curandCreateGenerator"] != "0");
+    CHECK(shimmed["cusparseCreate"] != "0");
+    CHECK(shimmed["cusolverDnCreate"] != "0");
+  }
+}
+
+TEST_CASE("a function the headers declare and the library does not export gets the fallback and is named") {
+  // cuRAND 13.0's curand.h declares curandGenerateBinomial; libcurand.so.10 does not export it.
+  unsigned int out = 0;
+  CHECK(curandGenerateBinomial(nullptr, &out, 1, 1, 0.5) == CURAND_STATUS_VERSION_MISMATCH);
+  // cuSPARSE 13.0 declares the *_bufferSizeExt family; libcusparse.so.12 exports none of it.
+  std::size_t size = 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // as the legacy API is
+  CHECK(cusparseScsrilu02_bufferSizeExt(nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr, &size) ==
+        CUSPARSE_STATUS_NOT_SUPPORTED);
+#pragma GCC diagnostic pop
+  const cushim::status& st = cushim::status_of(cushim::library::curand);
+  CHECK(st.code == cushim::error_code::ok);
+  std::string text = cushim::explain();
+  CHECK(contains(text, "curandGenerateBinomial is not in " + st.path + " (" +
+                           cushim::diagnostics::version_text(cushim::library::curand, st.version) +
+                           "); it returns CURAND_STATUS_VERSION_MISMATCH"));
+  CHECK(contains(text, "cusparseScsrilu02_bufferSizeExt is not in "));
+  CHECK(contains(cushim::explain_json(), "\"missing_functions\":[\"curandGenerateBinomial\"]"));
+}
+#endif

@@ -142,7 +142,7 @@ TEST_CASE("every stub forwards every argument unchanged and returns the library'
   auto checker_of = [&](cushim::library lib) -> roundtrip_checker& { return checkers.at(lib); };
   // The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
 #define CUSHIM_API(lib, group, ret, name, params, args) \
-  (++table_lines, checker_of(cushim::library::lib)(#name, static_cast<ret(*) params>(&name)));
+  (++table_lines, checker_of(cushim::library::lib)(CUSHIM_NAME_TEXT(name), static_cast<ret(*) params>(&name)));
 #include <cushim/detail/library_tables.inc>
 #undef CUSHIM_API
 

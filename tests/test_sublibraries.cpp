@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/elf_files.hpp"
 #include "support/probe.hpp"
 #include "support/temp_tree.hpp"
 
@@ -247,6 +248,17 @@ TEST_CASE("the later releases' sub-libraries are expected once the root says it 
   }
 }
 
+TEST_CASE("each later sub-library is expected from the release that brought it on") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "graph");
+  install_of_release(tree, tree_dir("cudnn_tree") + "/" + sub_file("graph"), "graph", 92100);
+  probe_output out = probe_with_cudnn(dir);
+  INFO(out.text);
+  CHECK(sub_line(out, "engines_tensor_ir")
+            .find(sub_file("engines_tensor_ir") + "|0|0|0||" + sub_file("engines_tensor_ir") + " is not beside ") == 0);
+  CHECK(sub_line(out, "ext") == "<none>");  // 9.21 and 9.22 are not known to have it
+}
+
 TEST_CASE("a sub-library cushim does not know, beside the main library, is listed and checked") {
   temp_tree tree;
   std::string dir = copy_tree(tree, "cudnn_tree");
@@ -336,23 +348,7 @@ TEST_CASE("the main library's missing dependency is named, not just 'cannot open
   CHECK(out.get("cudnn.code") == "override_failed");
 }
 
-namespace {
-
-// A minimal, well-formed 32-bit i386 shared object: header, PT_LOAD, PT_DYNAMIC with DT_NULL.
-std::string elf32_i386() {
-  std::string f(124, '\0');
-  auto put16 = [&](std::size_t at, std::uint16_t v) { f[at] = char(v & 0xff), f[at + 1] = char(v >> 8); };
-  auto put32 = [&](std::size_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) f[at + i] = char(v >> (8 * i) & 0xff);
-  };
-  f[0] = 0x7f, f[1] = 'E', f[2] = 'L', f[3] = 'F', f[4] = 1, f[5] = 1, f[6] = 1;
-  put16(16, 3), put16(18, 3), put32(20, 1), put32(28, 52), put16(40, 52), put16(42, 32), put16(44, 2);
-  put32(52, 1), put32(56, 0), put32(60, 0), put32(68, 124), put32(72, 124), put32(76, 5), put32(80, 0x1000);
-  put32(84, 2), put32(88, 116), put32(92, 116), put32(100, 8), put32(104, 8), put32(108, 6), put32(112, 4);
-  return f;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("files that are not a library for this process are refused before the loader sees them") {
   temp_tree tree;

@@ -27,16 +27,23 @@ const test_support::temp_tree folder;  // stays empty; removed at exit
 
 std::string empty_folder() { return folder.root(); }
 
-// A libcuda.so.1 that is not the driver, loaded before cushim starts: the driver API is then
-// unavailable on a machine with a driver too, the same way.
-const std::string not_the_driver = std::string(CUSHIM_FIXTURE_DIR) + "/driver_no_version/libcuda.so.1";
+// For a library found only where the system installs it (no override): a file of its name that is
+// not the library (libcuda.so.1 without cuDriverGetVersion), loaded before cushim starts: it is
+// then unavailable on a machine that has it too, the same way.
+std::string not_the_library(cushim::library lib) {
+  return std::string(CUSHIM_FIXTURE_DIR) + "/" + test_support::key_of(lib) + "_no_version/" +
+         test_support::file_of(lib);
+}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
 TEST_CASE("an override to an empty folder makes each library unavailable, with nothing else tried") {
-  REQUIRE(dlopen(not_the_driver.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr);
+  for (cushim::library lib : cushim::diagnostics::libraries()) {
+    if (!test_support::has_override(lib))
+      REQUIRE(dlopen(not_the_library(lib).c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr);
+  }
   cushim::options opts;
   for (cushim::library lib : cushim::diagnostics::libraries()) {
     if (test_support::has_override(lib)) opts.files[lib] = empty_folder();
@@ -53,7 +60,7 @@ TEST_CASE("an override to an empty folder makes each library unavailable, with n
     if (!test_support::has_override(lib)) {
       CHECK(st.code == cushim::error_code::already_loaded_mismatch);
       CHECK(st.attempts[0].rule == "already loaded in this process");
-      CHECK(st.attempts[0].path == not_the_driver);
+      CHECK(st.attempts[0].path == not_the_library(lib));
       CHECK(st.attempts[0].result == cushim::outcome::not_the_library);
       continue;
     }
@@ -196,13 +203,13 @@ TEST_CASE("explain() names each opted-in library's override and effect, and the 
   }
 #ifdef CUSHIM_CUDA_DRIVER
   CHECK(contains(text, "\nCUDA driver API: UNAVAILABLE (already_loaded_mismatch), compiled with "));
-  CHECK(contains(text, "    1. already loaded in this process: " + not_the_driver +
+  CHECK(contains(text, "    1. already loaded in this process: " + not_the_library(cushim::library::driver) +
                            " -> not_the_library (does not export cuDriverGetVersion, so it is not CUDA driver API)\n"));
   CHECK(contains(text, "  ERROR: the CUDA driver API already loaded in this process is unusable\n"));
   CHECK(contains(text, "  effect: cu* calls return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"));
   // One search for both: the driver section lists the same refused copy.
-  CHECK(contains(text, "NVIDIA driver: not found\n    already loaded in this process: " + not_the_driver +
-                           " -> not_the_library ("));
+  CHECK(contains(text, "NVIDIA driver: not found\n    already loaded in this process: " +
+                           not_the_library(cushim::library::driver) + " -> not_the_library ("));
 #endif
 }
 

@@ -6,6 +6,16 @@ What it writes
                        cudart_13.inc, cuda_driver_12.inc, ...).
   table_versions.hpp   per table, the oldest header release it is used for (_MIN) and the newest
                        release it was built from (_NEWEST), in the library's version macro.
+  declared_arities.hpp per number of parameters, what a CUSHIM_API_DECLARED line needs
+                       (include/cushim/detail/declared_functions.hpp).
+  table_selection.hpp  which table of each library the headers in use get, or the #error that
+                       says why none (tools/apigen/selection.py; detail/api_tables.hpp).
+  library_tables.inc   the tables a build includes, opt-in ones behind their macro.
+  descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
+  cmake/cushimLibraries.cmake, tests/support/{opt_in_headers,library_files,library_answers}.hpp
+                       (outside the tables' folder): each library's opt-in macro, headers, file
+                       of each OS and major, documented fallback and version answer, which
+                       cushim's own test builds read.
 
 Each .inc line is one X-macro call of the same shape for every library:
   CUSHIM_API(library, group, ret, name, (params), (args))
@@ -57,12 +67,19 @@ from pathlib import Path
 from apigen.clang import Toolchain, headers_snapshot
 from apigen.libraries import Library, load_libraries
 from apigen.model import EXIT_ENV, EXIT_STALE, GenError, Snapshot
-from apigen.render import render_table, render_versions
+from apigen.render import render_declared_arities, render_table, render_versions
+from apigen.selection import render_cmake, render_descriptor_list, render_library_tables, render_selection, \
+    render_test_answers, render_test_files, render_test_headers
 from apigen.tables import build_table
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "include" / "cushim" / "api"
 DEFAULT_HEADERS = Path("/usr/local/cuda/include")
+# Generated outside the tables' folder (into --out too, when it is another one).
+ELSEWHERE = {"cushimLibraries.cmake": REPO / "cmake",
+             "opt_in_headers.hpp": REPO / "tests" / "support",
+             "library_files.hpp": REPO / "tests" / "support",
+             "library_answers.hpp": REPO / "tests" / "support"}
 
 
 def read_headers(toolchain: Toolchain, library: Library) -> Snapshot | None:
@@ -86,19 +103,34 @@ def read_headers(toolchain: Toolchain, library: Library) -> Snapshot | None:
 def generate(toolchain: Toolchain) -> dict[str, str]:
     """File name -> content of every generated file."""
     built_tables = []
-    for library in load_libraries():
+    libraries = load_libraries()
+    for library in libraries:
         headers = read_headers(toolchain, library)
         built_tables += [build_table(library, major, headers)
                          for major in library.majors.values()]
     files = {built.file_name: render_table(built) for built in built_tables}
     files["table_versions.hpp"] = render_versions(built_tables)
+    files["declared_arities.hpp"] = render_declared_arities()
+    files["table_selection.hpp"] = render_selection(libraries)
+    files["library_tables.inc"] = render_library_tables(libraries)
+    files["descriptors.inc"] = render_descriptor_list(libraries)
+    files["cushimLibraries.cmake"] = render_cmake(libraries)
+    files["opt_in_headers.hpp"] = render_test_headers(libraries)
+    files["library_files.hpp"] = render_test_files(libraries)
+    files["library_answers.hpp"] = render_test_answers(libraries)
     return files
+
+
+def target_path(out_dir: Path, name: str) -> Path:
+    if name in ELSEWHERE and out_dir.resolve() == DEFAULT_OUT.resolve():
+        return ELSEWHERE[name] / name
+    return out_dir / name
 
 
 def write_files(files: dict[str, str], out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, content in sorted(files.items()):
-        path = out_dir / name
+        path = target_path(out_dir, name)
         data = content.encode("utf-8")
         if not path.exists() or path.read_bytes() != data:  # keep mtimes of unchanged files
             path.write_bytes(data)
@@ -110,7 +142,7 @@ def check_files(files: dict[str, str], out_dir: Path) -> int:
         stale = 0
         for name in sorted(files):
             fresh = (Path(tmp) / name).read_bytes()
-            committed_path = out_dir / name
+            committed_path = target_path(out_dir, name)
             committed = committed_path.read_bytes() if committed_path.exists() else b""
             if fresh == committed:
                 continue

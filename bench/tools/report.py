@@ -22,22 +22,31 @@ VARIANT_NAMES = {
     "relaxed": "(d) cushim, proposed fix",
     "preflight_off": "(e) cushim, preflight off (patched copy)",
     "preflight_root_only": "(f) cushim, preflight of libcudnn_graph only (patched copy)",
-    "opt_in": "(g) cushim opted into cuBLAS, cuBLASLt, NVRTC and the driver API",
+    "opt_in": "(g) cushim opted into every library (cuBLAS, cuBLASLt, NVRTC, the driver API, cuFFT, cuRAND, "
+              "cuSPARSE, cuSOLVER, nvJitLink, NVML, NCCL)",
 }
 MODES = {
     "version": "cudnnGetVersion()",
     "errstr": "cudaGetErrorString(cudaSuccess)",
     "conv": "cudnnConvolutionForward (13 args, fixture .so)",
     "sgemm": "cublasSgemm_v2 (14 args, fixture .so; cushim is (g))",
+    "c2c": "cufftExecC2C (4 args, fixture .so; cushim is (g))",
+    "spmv": "cusparseSpMV (10 args, fixture .so; cushim is (g))",
 }
-BLAS_MODES = ("sgemm",)  # measured direct and through cushim opted into cuBLAS only
+BLAS_MODES = ("sgemm", "c2c", "spmv")  # measured direct and through cushim opted into every library only
 # Targets (issue 6).
 PER_CALL_MAX_EXTRA = 1.0
 FIRST_USE_MAX_RATIO = 1.2
 FIRST_USE_BOTH_MAX_RATIO = 1.1  # cuDNN and the runtime, each loaded on its first call
 SEARCH_10000_MAX_MS = 50  # first use of both with a CUSHIM_SEARCH_PATH of 10,000 entries
 DOCTOR_MAX_MS = 100.0
+DISCOVERY_MAX_RATIO = 1.3  # the doctor with discovery (20 environments, 4 toolkits) against without
+DISCOVERY_LINEAR_TOLERANCE = 0.10  # per-environment instructions, 5 -> 20 against 20 -> 80
 INCLUDE_MAX_RATIO = 1.25
+# The implementation file (issue "Cheap to build"): (configuration, optimisation) -> (user seconds,
+# text KB or None, compiler MB), for g++ 12 and clang 14 alike.
+COST_TARGETS = {("default", "O2"): (4.0, 250, 300), ("default", "O0"): (3.0, None, 300),
+                ("opt_in", "O2"): (12.0, 800, 600)}  # every library: about 3,100 functions
 
 
 def verdict(ok):
@@ -50,6 +59,7 @@ class Results:
     def __init__(self, build):
         self.build = build
         self.kv = {}
+        self.lists = {}  # every value of a key written more than once (repeated runs)
         path = os.path.join(build, "results.txt")
         if os.path.exists(path):
             for line in open(path, encoding="utf-8", errors="replace"):
@@ -58,9 +68,13 @@ class Results:
                     continue
                 key, _, value = line.partition(" ")
                 self.kv[key] = value
+                self.lists.setdefault(key, []).append(value)
 
     def get(self, key, default=None):
         return self.kv.get(key, default)
+
+    def all(self, key):
+        return self.lists.get(key, [])
 
     def ir(self, key, ok_codes=("0",)):
         """Callgrind total for a run, or None when the run failed or is missing."""
@@ -226,6 +240,74 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def doctor_floor_and_discovery(args, R, md, targets):
+    """The doctor against a plain program that loads what it reports on, and its discovery."""
+    floor = hyperfine(os.path.join(args.build, "hf", "doctor_floor.json"))
+    plain = floor.get("plain_load")
+    md.append("\nThe doctor as CMake builds it (opted into cuBLAS, cuBLASLt and NVRTC: five libraries and cuDNN's "
+              "seven sub-libraries), `--no-discover`, env bare, against `plain_load`, which only dlopens those twelve "
+              "files (RTLD_NOW), and against the same doctor without probe_in_child (the probe's cost):\n")
+    rows = []
+    for name, label in (("plain_load", "plain_load: dlopen of the 12 files (the floor)"),
+                        ("doctor.opt_in", "cushim-doctor -O2, opted in"),
+                        ("doctor.opt_in_no_probe", "the same without probe_in_child")):
+        w = floor.get(name)
+        rows.append([label, fmt(w["median"] * 1e3, 2) if w else "n/a",
+                     fmt(w["median"] / plain["median"], 2) + "x" if w and plain else "n/a", w["runs"] if w else "n/a"])
+    md.append(table(["program", "wall median ms", "vs the floor", "runs"], rows))
+    probe, no_probe = floor.get("doctor.opt_in"), floor.get("doctor.opt_in_no_probe")
+    if probe and no_probe:
+        md.append(f"\nprobe_in_child costs {fmt((probe['median'] - no_probe['median']) * 1e3, 2)} ms of the doctor's "
+                  f"{fmt(probe['median'] * 1e3, 2)} ms: each candidate is loaded and checked in a forked child first.\n")
+
+    md.append("\n#### cushim-doctor's discovery (toolkits, Python environments, frameworks)\n")
+    md.append("Machines of `bench/tools/discovery_machine.py`: N environments with one framework each (torch "
+              "2.5.1+cu124 with its three nvidia wheels, onnxruntime-gpu, tensorflow) and 4 toolkits with a cuDNN "
+              "copied in; the empty machine (0, 0) is the baseline. `discovery` runs machine::discover() alone.\n")
+    d = hyperfine(os.path.join(args.build, "hf", "discovery.json"))
+    base_ir = R.ir("discovery.0")
+    base_wall = d.get("discovery.0")
+    rows, per_env = [], {}
+    for n in (0, 5, 20, 80):
+        ir = R.ir(f"discovery.{n}")
+        w = d.get(f"discovery.{n}")
+        extra = ir - base_ir if ir is not None and base_ir is not None else None
+        if extra is not None and n:
+            per_env[n] = extra
+        rows.append([n, 4 if n else 0, fmt(ir) if ir else "n/a", fmt(extra) if extra is not None else "n/a",
+                     fmt(extra // n) if extra is not None and n else "-", fmt(w["median"] * 1e3, 2) if w else "n/a",
+                     fmt((w["median"] - base_wall["median"]) * 1e3, 2) if w and base_wall and n else "-"])
+    md.append(table(["environments", "toolkits", "instructions", "over the empty machine", "per environment",
+                     "wall median ms", "wall over empty ms"], rows))
+    linear = None
+    if all(n in per_env for n in (5, 20, 80)):
+        first = (per_env[20] - per_env[5]) / 15
+        second = (per_env[80] - per_env[20]) / 60
+        linear = abs(second / first - 1) <= DISCOVERY_LINEAR_TOLERANCE if first > 0 else None
+        targets.append(("discovery linear in environments (5, 20, 80)",
+                        f"per environment {fmt(int(first))} (5 to 20) and {fmt(int(second))} (20 to 80) instructions, "
+                        f"{signed_percent(second / first if first else None)} apart", verdict(linear)))
+    with_d, without = d.get("doctor.discover20"), d.get("doctor.no_discover20")
+    ir_with, ir_without = R.ir("doctor.discover20", ("0", "1", "2")), R.ir("doctor.no_discover20", ("0", "1", "2"))
+    rows = []
+    for label, w, ir in (("opted in (as scripts/doctor.sh builds it), with discovery", with_d, ir_with),
+                         ("opted in, --no-discover", without, ir_without),
+                         ("not opted in, with discovery", d.get("doctor.O2.discover20"), None),
+                         ("not opted in, --no-discover", d.get("doctor.O2.no_discover20"), None)):
+        rows.append([label, fmt(w["median"] * 1e3, 2) if w else "n/a",
+                     fmt(w["cpu_mean"] * 1e3, 2) if w else "n/a", fmt(ir) if ir else "-"])
+    md.append("\nThe doctor (-O2) on the machine of 20 environments and 4 toolkits. Discovery's own cost is the same "
+              "in both builds; the doctor not opted in loads two libraries instead of five, so the same cost is a "
+              "larger share of it:\n")
+    md.append(table(["cushim-doctor", "wall median ms", "CPU (user+sys) mean ms", "instructions"], rows))
+    ratio = with_d["median"] / without["median"] if with_d and without else None
+    ir_ratio = ir_with / ir_without if ir_with and ir_without else None
+    targets.append(("doctor with discovery <= 1.3x without (20 environments, 4 toolkits; opted in)",
+                    f"wall {fmt(ratio, 3) + 'x' if ratio else 'n/a'}, instructions "
+                    f"{fmt(ir_ratio, 3) + 'x' if ir_ratio else 'n/a'}",
+                    verdict(None if ratio is None else ratio <= DISCOVERY_MAX_RATIO)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -275,7 +357,7 @@ def main():
                             f"{'+' if c is not None and d is not None and c >= d else ''}"
                             f"{fmt(None if c is None or d is None else c - d)}", verdict(ok)))
     checks = [f"{t}/{f}={R.get(f'loopcalls.{t}.{f}', 'n/a')}" for t in tags
-              for f in ("loop_version", "loop_errstr", "loop_conv", "loop_sgemm")]
+              for f in ("loop_version", "loop_errstr", "loop_conv", "loop_sgemm", "loop_c2c", "loop_spmv")]
     md.append("\nCall instructions in each loop function of percall.o, with the symbol called (must be "
               "1 call of the benchmarked function: one real call per iteration, nothing hoisted or dropped): "
               + ", ".join(checks) + "\n")
@@ -422,6 +504,7 @@ def main():
                                 f"{fmt(w['median'] * 1e3, 2) if w else 'n/a'} ms",
                                 verdict(None if not w else w["median"] * 1e3 < DOCTOR_MAX_MS)))
     md.append(table(["env", "build", "wall median ms", "wall min ms", "runs", "instructions", "exit code"], rows))
+    doctor_floor_and_discovery(args, R, md, targets)
 
     # 4. Compile time -----------------------------------------------------------------------
     md.append("\n### 4. Compile time\n")
@@ -456,6 +539,33 @@ def main():
                          fmt(int(size[0])) if size else "n/a", fmt(int(size[1])) if len(size) > 1 else "n/a",
                          fmt(int(size[2])) if len(size) > 2 else "n/a"])
     md.append(table(["compiler", "opt", "wall median s", "runs", ".o bytes", "text bytes", "data bytes"], rows))
+    md.append("\nWhat the implementation file costs (median of the runs: compiler user time, its peak memory, "
+              "and `size`'s text and data of the object):\n")
+    rows = []
+    for t in tags:
+        for cfg, what in (("plain_std", "NVIDIA's headers, <string>, <vector>"), ("default", "cuDNN + CUDA runtime"),
+                          ("opt_in", "every opt-in library")):
+            for o in ("O0", "O2"):
+                runs = [[float(v) for v in line.split()] for line in R.all(f"cost.{t}.{cfg}.{o}")]
+                if not runs:
+                    rows.append([t, what, f"-{o}", "n/a", "n/a", "n/a", "n/a", "n/a"])
+                    continue
+                user = statistics.median(r[0] for r in runs)
+                memory_mb = max(r[1] for r in runs) / 1024
+                text_kb, data_kb = runs[-1][2] / 1024, runs[-1][3] / 1024
+                plain = [float(line.split()[0]) for line in R.all(f"cost.{t}.plain_std.{o}")]
+                ratio = user / statistics.median(plain) if plain else None
+                rows.append([t, what, f"-{o}", fmt(user, 2), fmt(ratio, 1) + "x" if ratio else "n/a",
+                             fmt(memory_mb, 0), fmt(text_kb, 0), fmt(data_kb, 0)])
+                limits = COST_TARGETS.get((cfg, o))
+                if limits:
+                    max_user, max_kb, max_mb = limits
+                    ok = user <= max_user and (max_kb is None or text_kb <= max_kb) and memory_mb <= max_mb
+                    size_part = f", text {fmt(text_kb, 0)} KB (<= {max_kb})" if max_kb else ""
+                    targets.append((f"implementation file, {what}, -{o}: <= {max_user} s user{', <= ' + str(max_kb) + ' KB text' if max_kb else ''}, <= {max_mb} MB",
+                                    f"{t}: {fmt(user, 2)} s{size_part}, {fmt(memory_mb, 0)} MB", verdict(ok)))
+    md.append(table(["compiler", "implementation file", "opt", "user s", "vs headers + std", "peak MB", "text KB",
+                     "data KB"], rows))
 
     # Targets -------------------------------------------------------------------------------
     md.append("\n### Targets\n")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <cushim/diagnostics.hpp>
+#include <cushim/machine.hpp>
 
 namespace doctor {
 
@@ -75,9 +76,12 @@ struct findings {
   std::string explanation;                        // cushim::explain(), taken after every check ran
   std::vector<diag::reported_problem> problems;   // its WARNING and ERROR lines
   driver_check driver;
+  diag::nvml_info nvml;  // what nvidia-smi shows, from the driver's NVML
   std::vector<library_file> files;  // every library in use and each of its sub-libraries
   gpu_check gpus;
   cudnn_create_check create;
+  cushim::machine::findings machine;  // discovery (discovery.hpp); empty with --no-discover
+  bool discovered = false;
   verdict result;
 
   // cuDNN and the runtime are always listed; another library only when this build shims it.
@@ -294,6 +298,9 @@ inline std::vector<std::string> warning_reasons(const findings& f) {
   }
   if (!dependencies_complete(f)) reasons.push_back("a library in use lacks a dependency");
   if (report_has_warnings(f)) reasons.push_back("the report above has warnings");
+  if (f.discovered && cushim::machine::has_problems(f.machine)) {
+    reasons.push_back("a CUDA toolkit or a Python environment has a problem (its WARNING lines above)");
+  }
   return reasons;
 }
 
@@ -335,6 +342,7 @@ inline verdict decide(const findings& f) {
 inline findings examine() {
   findings f;
   f.driver = check_driver();
+  f.nvml = diag::nvml();
   // Every library loaded before any status is read: cuDNN's check of what its loads by name
   // would find then sees the cuBLASLt and NVRTC this program loaded. Their sub-libraries are loaded
   // as first calls would (in children: the doctor sets probe_in_child), so that what the report

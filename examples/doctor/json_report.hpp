@@ -6,6 +6,7 @@
 #include <string>
 
 #include "findings.hpp"
+#include "nvml_devices.hpp"
 
 namespace doctor {
 
@@ -69,10 +70,12 @@ inline std::string json_report(const findings& f) {
     root.field("doctor_schema", doctor_schema);
     root.raw("cushim") += cushim::explain_json();
     driver_json(root.raw("driver"), f.driver);
+    nvml_json(root.raw("nvml"), f.nvml);
     append_json_array(root.raw("dependencies"), f.files, [&](const library_file& file) { file_json(out, file); });
     gpu_query_json(root.raw("gpu_query"), f.gpus);
     append_json_array(root.raw("gpus"), f.gpus.gpus, [&](const gpu& g) { gpu_json(out, g); });
     create_json(root.raw("cudnn_create"), f.create);
+    if (f.discovered) root.raw("discovery") += cushim::machine::json(f.machine);
     json_object(root.raw("verdict"))
         .field("exit_code", f.result.exit_code)
         .field("name", f.result.name)

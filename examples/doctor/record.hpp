@@ -135,6 +135,9 @@ inline std::string record_text(const findings& f) {
                                               " bytes");
   }
   line("cudnn_create", f.create.ran ? f.create.status_name : "not tried");
+  if (f.discovered) {
+    for (const auto& kv : cushim::machine::record(f.machine)) line(kv.first, kv.second);
+  }
   line("verdict", f.result.name + " (exit " + std::to_string(f.result.exit_code) + ")");
   return out;
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "findings.hpp"
+#include "nvml_devices.hpp"
 
 namespace doctor {
 
@@ -101,10 +102,12 @@ inline std::string verdict_line(const verdict& v) {
 inline std::string text_report(const findings& f) {
   std::string out = f.explanation + "\ncushim-doctor's own checks\n";
   append_driver_version(out, f.driver);
+  append_nvml(out, f.nvml);
   append_built_for(out, f.of(cushim::library::cudnn), f.of(cushim::library::cudart));
   append_dependencies(out, f.files);
   append_gpus(out, f.gpus);
   append_create(out, f.create);
+  if (f.discovered) out += cushim::machine::text(f.machine);
   return out + "\n" + verdict_line(f.result);
 }
 

@@ -17,10 +17,13 @@
 //   CUSHIM_IMPLEMENTATION  in one .cpp: defines the API and the exported cudnn*/cuda* stubs.
 //   CUSHIM_NO_CUDART       shim cuDNN only (the app links cudart_static, nvcc's default).
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
-//                          event, error, version), for CUDA headers older than cushim's table.
+//                          event, error, version), for CUDA 12.0 headers (older than every
+//                          12.x manifest; README, "Supported headers").
 //   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> and <cublasLt.h>
-//                          before cushim); CUSHIM_NVRTC: NVRTC (<nvrtc.h>); CUSHIM_CUDA_DRIVER:
-//                          the driver API (<cuda.h>). Without them nothing of these is declared.
+//                          before cushim); likewise CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT,
+//                          CUSHIM_CURAND, CUSHIM_CUSPARSE, CUSHIM_CUSOLVER, CUSHIM_NVJITLINK,
+//                          CUSHIM_NVML, CUSHIM_NCCL (README, "Macros"). Without them nothing of
+//                          these is declared.
 //   CUSHIM_USE_BOOST_DLL   in the implementation TU: load through boost::dll::shared_library
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once
@@ -48,11 +51,26 @@
 
 namespace cushim {
 
-// The libraries cushim loads. cuBLAS and cuBLASLt, NVRTC and the driver API only for a program
-// that opts into them (CUSHIM_CUBLAS, CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER); otherwise they are
-// `disabled` and never loaded.
-enum class library { cudart, cudnn, cublas, cublasLt, nvrtc, driver };
-constexpr int library_count = 6;
+// The libraries cushim loads. All but the runtime and cuDNN only for a program that opts into them
+// (CUSHIM_CUBLAS, CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT, CUSHIM_CURAND, CUSHIM_CUSPARSE,
+// CUSHIM_CUSOLVER, CUSHIM_NVJITLINK, CUSHIM_NVML, CUSHIM_NCCL); otherwise they are `disabled` and
+// never loaded. A library is added at the end, with library_count.
+enum class library {
+  cudart,
+  cudnn,
+  cublas,
+  cublasLt,
+  nvrtc,
+  driver,
+  cufft,
+  curand,
+  cusparse,
+  cusolver,
+  nvjitlink,
+  nvml,
+  nccl
+};
+constexpr int library_count = 13;
 
 // How the loaded library's version must relate to the headers the program was compiled with.
 enum class version_policy {

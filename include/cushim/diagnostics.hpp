@@ -33,6 +33,25 @@ struct driver_info {
 // The driver, probed once (never routed to: the CUDA runtime loads it itself).
 driver_info driver();
 
+// What nvidia-smi shows, from NVML (the driver's management library: libnvidia-ml.so.1,
+// nvml.dll), found only where the driver installs it; it answers without the CUDA runtime.
+struct nvml_gpu {
+  std::string name;
+  int major = 0, minor = 0;             // compute capability
+  unsigned long long memory_bytes = 0;  // total memory
+};
+struct nvml_info {
+  bool found = false;  // a copy loaded
+  std::string path;
+  std::string error;           // "nvmlInit_v2 returned 9" (no kernel module); empty when all answered
+  std::string driver_version;  // "575.51.03"
+  int cuda_version = 0;        // the newest CUDA the driver supports, M*1000+m*10
+  std::vector<nvml_gpu> gpus;
+};
+
+// NVML asked each time (loaded and unloaded), whether or not the program opts into it.
+nvml_info nvml();
+
 // Every library the reports show, in library order: those this build shims, and those it leaves to
 // the program (the CUDA runtime under CUSHIM_NO_CUDART); not an opt-in library it did not opt into.
 std::vector<library> libraries();

@@ -158,5 +158,9 @@ void serve_probe_request(int argc, char** argv);
 // types they use; with CUSHIM_IMPLEMENTATION, cushim.hpp includes this header, so either header
 // leads here.
 #if defined(CUSHIM_IMPLEMENTATION) && !defined(CUSHIM_DEFER_IMPLEMENTATION)
+#include "detail/for_size.hpp"
+#include "detail/system_headers.hpp"
+CUSHIM_FOR_SIZE_BEGIN
 #include "detail/implementation.hpp"
+CUSHIM_FOR_SIZE_END
 #endif

@@ -3,13 +3,18 @@
 
 For every library and major in tools/libraries.json, the table preprocessed with
   - a manifest's release in the library's version macro: exactly that manifest's functions,
-    each with its prototype;
-  - a release between two manifests: the functions both have with the same prototype;
+    each with its prototype, as CUSHIM_API lines;
+  - a release between two manifests: CUSHIM_API lines for the functions both have with the same
+    prototype, and a CUSHIM_API_DECLARED line (the headers decide) for every other function of
+    either that the implementation file can ask the headers about ("detection" in
+    libraries.json), with the newer one's prototype where it has the function;
   - a release newer than the newest manifest: the newest manifest's functions;
   - a release older than the oldest manifest that the major still covers ("covers_from"): the
-    oldest manifest's functions.
-Prototypes are compared as C++ sees them (`enum X` is `X`). Independent of tools/apigen: it
-reads the data, the manifests and the .inc files, and runs the C preprocessor.
+    oldest manifest's functions, declared lines for those that can be asked.
+A declared line names the function whose declaration decides (the function, or for a per-thread
+variant its base) and its number of parameters. Prototypes are compared as C++ sees them (`enum
+X` is `X`). Independent of tools/apigen: it reads the data, the manifests and the .inc files, and
+runs the C preprocessor.
 
 Usage: check_guards.py --cxx COMPILER        exit 0 all exact, 1 a difference (listed)
 """
@@ -68,16 +73,47 @@ def load_manifest(path: Path) -> dict[str, dict]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     return {row["name"]: {"prototype": (type_tokens(row["ret"]),
                                         tuple(type_tokens(t) for t, _ in row["params"])),
-                          "header": row["header"]} for row in rows}
+                          "header": row["header"], "arity": len(row["params"])} for row in rows}
 
 
-def preprocess(cxx: str, table: Path, macro: str, code: int) -> list[list[str]]:
+class Detection:
+    """Which functions a table asks the headers about (libraries.json "detection")."""
+
+    def __init__(self, library: dict):
+        settings = library.get("detection", {})
+        self.visible_in = settings.get("visible_in", library["declared_in"])
+        self.through = [rule["pattern"] for rule in settings.get("through", [])]
+        self.manifest_rule = settings.get("manifest_rule", {}).get("names")
+        # With "when", the manifest rule holds only where that condition does; the table is
+        # preprocessed without it, where such a function is asked like any other.
+        self.always_manifest_rule = not settings.get("manifest_rule", {}).get("when")
+
+    def declared_name(self, name: str, function: dict) -> str | None:
+        if not re.fullmatch(self.visible_in, function["header"]):
+            return None
+        if (self.always_manifest_rule and self.manifest_rule
+                and re.fullmatch(self.manifest_rule, name)):
+            return None
+        for pattern in self.through:
+            match = re.fullmatch(pattern, name)
+            if match:
+                return match.group(1)
+        return name
+
+
+def preprocess(cxx: str, table: Path, macro: str, code: int,
+               defines: tuple[str, ...] = ()) -> list[list[str]]:
+    """[kind, library, group, ret, name, params, args, declared, arity] of each line."""
     source = ("#define CUSHIM_API(library, group, ret, name, params, args) "
-              "@@ library|group|ret|name|params|args\n"
+              "@@ certain|library|group|ret|name|params|args||\n"
+              "#define CUSHIM_API_DECLARED(library, group, ret, name, params, args, through, "
+              "count) "
+              "@@ declared|library|group|ret|name|params|args|through|count\n"
               f'#include "{table}"\n')
-    proc = subprocess.run([cxx, "-E", "-P", "-x", "c++", f"-D{macro}={code}", "-"],
+    proc = subprocess.run([cxx, "-E", "-P", "-x", "c++", f"-D{macro}={code}",
+                           *(f"-D{d}" for d in defines), "-"],
                           input=source, capture_output=True, text=True, check=True)
-    return [line[2:].strip().split("|") for line in proc.stdout.splitlines()
+    return [[part.strip() for part in line[2:].split("|")] for line in proc.stdout.splitlines()
             if line.startswith("@@")]
 
 
@@ -98,21 +134,28 @@ class Major:
     def code(self, minor: int, patch: int = 0) -> int:
         return self.number * self.encoding[0] + minor * self.encoding[1] + patch
 
-    def probes(self) -> list[tuple[str, int, dict[str, dict]]]:
-        """(what, version macro value, expected functions) for each release to try."""
+    def probes(self) -> list[tuple[str, int, dict[str, dict], dict[str, dict]]]:
+        """(what, version macro value, expected certain and declared functions) per release."""
+        detection = Detection(self.library)
         loaded = [(v, load_manifest(p)) for v, p in self.manifests]
         probes = [(f"manifest {'.'.join(map(str, v))}", self.code(v[1], v[2] if len(v) > 2 else 0),
-                   functions) for v, functions in loaded]
+                   functions, {}) for v, functions in loaded]
         for (old_v, old), (new_v, new) in zip(loaded, loaded[1:]):
             both = {n: f for n, f in new.items() if n in old and old[n] == f}
-            probes += [(f"between {old_v} and {new_v}", self.code(minor), both)
+            either = {**old, **new}
+            asked = {n: dict(f, declared=detection.declared_name(n, f)) for n, f in either.items()
+                     if n not in both and detection.declared_name(n, f)}
+            probes += [(f"between {old_v} and {new_v}", self.code(minor), both, asked)
                        for minor in range(old_v[1] + 1, new_v[1])]
         newest_v, newest = loaded[-1]
-        probes += [(f"newer than {newest_v}", self.code(newest_v[1] + step), newest)
+        probes += [(f"newer than {newest_v}", self.code(newest_v[1] + step), newest, {})
                    for step in (1, 5)]
         oldest_v, oldest = loaded[0]
         if self.covers_from:
-            probes += [(f"older than {oldest_v}", self.code(minor), oldest)
+            certain = {n: f for n, f in oldest.items() if not detection.declared_name(n, f)}
+            asked = {n: dict(f, declared=detection.declared_name(n, f)) for n, f in oldest.items()
+                     if n not in certain}
+            probes += [(f"older than {oldest_v}", self.code(minor), certain, asked)
                        for minor in range(self.covers_from[1], oldest_v[1])]
         return probes
 
@@ -128,26 +171,50 @@ def group_problem(library: dict, group: str, function: dict) -> str | None:
     return None if group == expected else f"group {group!r}, expected {expected!r}"
 
 
-def compare(major: Major, lines: list[list[str]], expected: dict[str, dict]) -> list[str]:
+def compare(major: Major, lines: list[list[str]], certain: dict[str, dict],
+            declared: dict[str, dict]) -> list[str]:
     library = major.library
-    problems, seen = [], set()
-    for key, group, ret, name, params, args in lines:
-        if key.strip() != library["key"]:
+    problems, seen = [], {}
+    for kind, key, group, ret, name, params, args, declared_name, arity in lines:
+        if key != library["key"]:
             problems.append(f"{name}: library column {key!r}")
         if name in seen:
             problems.append(f"{name}: more than one line")
-        seen.add(name)
-        if name not in expected:
-            problems.append(f"{name}: in the table, not expected")
+        seen[name] = kind
+        expected = (certain if kind == "certain" else declared).get(name)
+        if expected is None:
+            problems.append(f"{name}: a {kind} line in the table, not expected")
             continue
-        if prototype_of_line(ret, params, args) != expected[name]["prototype"]:
-            problems.append(f"{name}: prototype {ret} {params}, expected "
-                            f"{expected[name]['prototype']}")
-        problem = group_problem(library, group.strip(), expected[name])
+        if prototype_of_line(ret, params, args) != expected["prototype"]:
+            problems.append(f"{name}: prototype {ret} {params}, expected {expected['prototype']}")
+        if kind == "declared" and (declared_name, arity) != (expected["declared"],
+                                                            str(expected["arity"])):
+            problems.append(f"{name}: declared through {declared_name} with {arity} parameters, "
+                            f"expected {expected['declared']} with {expected['arity']}")
+        problem = group_problem(library, group, expected)
         if problem:
             problems.append(f"{name}: {problem}")
-    problems += [f"{name}: expected, not in the table" for name in sorted(set(expected) - seen)]
+    for kind, expected in (("certain", certain), ("declared", declared)):
+        problems += [f"{name}: expected as a {kind} line, not in the table"
+                     for name in sorted(set(expected) - set(seen))]
     return problems
+
+
+def release_names(library: dict, major: Major, code: int, certain: dict, declared: dict):
+    """For a library whose exports carry the headers' release ("release_suffix": nvJitLink's
+    __nvJitLinkCreate_13_0): the -D that completes the table's names for the release of `code`,
+    and the expected functions named for that release (a newer one's names carry its own)."""
+    suffix = library.get("release_suffix")
+    if not suffix:
+        return (), certain, declared
+    minor = (code - major.number * major.encoding[0]) // major.encoding[1]
+    ending = suffix.format(major=major.number, minor=minor)
+    stem = library.get("table_name", library["key"]).upper()
+    any_release = re.compile(re.escape(suffix).replace(r"\{major\}", r"\d+")
+                             .replace(r"\{minor\}", r"\d+") + "$")
+    rename = lambda functions: {any_release.sub(ending, n) if any_release.search(n) else n: f
+                                for n, f in functions.items()}
+    return (f"CUSHIM_{stem}_NAME(base)=base##{ending}",), rename(certain), rename(declared)
 
 
 def main(argv: list[str]) -> int:
@@ -159,9 +226,10 @@ def main(argv: list[str]) -> int:
     for library in data["libraries"]:
         for number, settings in library["majors"].items():
             major = Major(library, int(number), settings)
-            for what, code, expected in major.probes():
-                lines = preprocess(args.cxx, major.table, library["version_macro"], code)
-                problems = compare(major, lines, expected)
+            for what, code, certain, declared in major.probes():
+                defines, certain, declared = release_names(library, major, code, certain, declared)
+                lines = preprocess(args.cxx, major.table, library["version_macro"], code, defines)
+                problems = compare(major, lines, certain, declared)
                 checked += 1
                 if problems:
                     failures += 1

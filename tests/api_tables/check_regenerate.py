@@ -2,7 +2,8 @@
 """Regenerating from headers of a release no manifest describes, as README's "Regenerating the
 tables" says: they join their major's manifests as one more release.
 
-Copies the cuDNN headers, makes them one minor newer with one function more, regenerates into a
+Copies the cuDNN headers, makes them one minor newer than the newest manifest of their major
+(with what that manifest adds to theirs declared, and one function more), regenerates into a
 temporary folder and checks that the new function is shimmed from that release on, that
 CUSHIM_TABLE_CUDNN_<major>_NEWEST names it, and that every other table is the committed one.
 
@@ -14,11 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from synthetic_headers import MANIFESTS, Headers, cudnn_release, manifest
 
 REPO = Path(__file__).resolve().parents[2]
 COMMITTED = REPO / "include" / "cushim" / "api"
@@ -27,21 +29,27 @@ ANCHOR = "cudnnGetVersion(void);"
 
 
 def newer_headers(source: Path, target: Path) -> tuple[int, int]:
-    """Copies cudnn*.h one minor newer, PROBE declared after ANCHOR; (major, new minor)."""
-    for header in source.glob("cudnn*.h"):
-        shutil.copy(header, target / header.name)
-    version_h = (target / "cudnn_version.h").read_text()
-    major = int(re.search(r"#define CUDNN_MAJOR (\d+)", version_h).group(1))
-    minor = int(re.search(r"#define CUDNN_MINOR (\d+)", version_h).group(1)) + 1
+    """The cuDNN headers one minor newer than the newest manifest of their major, with its
+    functions and PROBE declared after ANCHOR; (major, new minor)."""
+    version_h = (source / "cudnn_version.h").read_text()
+    major, minor, patch = (int(re.search(rf"#define CUDNN_{part} (\d+)", version_h).group(1))
+                           for part in ("MAJOR", "MINOR", "PATCHLEVEL"))
+    newest = max(tuple(map(int, path.stem.split("-")[1].split(".")))
+                 for path in MANIFESTS.glob(f"cudnn-{major}.*.jsonl"))
+    theirs = manifest(f"cudnn-{major}.{minor}.{patch}")
+    added = manifest("cudnn-" + ".".join(map(str, newest)))
+    headers = Headers(target)
+    cudnn_release(headers, source, (major, newest[1] + 1, 0), [],
+                  [row for name, row in sorted(added.items()) if name not in theirs], {})
     declared = False
-    for header in target.glob("cudnn*.h"):  # cudnn_graph.h and its copy cudnn_graph_v9.h alike
-        text = re.sub(r"(#define CUDNN_\w*MINOR )\d+", rf"\g<1>{minor}", header.read_text())
+    for name, text in headers.files.items():  # cudnn_graph.h and its copy cudnn_graph_v9.h alike
         declared |= ANCHOR in text
-        text = text.replace(ANCHOR, f"{ANCHOR}\nsize_t CUDNNWINAPI {PROBE}(int probe);", 1)
-        header.write_text(text)
+        probe = f"{ANCHOR}\nsize_t CUDNNWINAPI {PROBE}(int probe);"
+        headers.files[name] = text.replace(ANCHOR, probe, 1)
     if not declared:
         raise SystemExit(f"no header in {source} declares {ANCHOR}")
-    return major, minor
+    headers.write()
+    return major, newest[1] + 1
 
 
 def code_of(major: int, minor: int) -> int:
@@ -78,7 +86,6 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="check_regenerate.") as tmp:
         headers, out = Path(tmp) / "include", Path(tmp) / "api"
-        headers.mkdir()
         major, minor = newer_headers(args.cudnn_include, headers)
         subprocess.run([sys.executable, str(REPO / "tools" / "gen_api.py"), "--out", str(out),
                         "--headers", str(headers), "--headers", str(args.cuda_include)], check=True)

@@ -11,6 +11,7 @@
 #endif
 
 #define CUSHIM_API(library, group, ret, name, params, args)
+#define CUSHIM_API_DECLARED(library, group, ret, name, params, args, declared, arity)
 #include CUSHIM_CUDNN_TABLE
 #include CUSHIM_CUDART_TABLE
 
@@ -40,6 +41,25 @@
 #include CUSHIM_CUDA_DRIVER_TABLE
 #elif defined(CUSHIM_CUDA_DRIVER_TABLE)
 #error "api_tables.hpp picked a driver API table without CUSHIM_CUDA_DRIVER"
+#endif
+
+// Any other library: -DEXPECT_LIBRARY=CUFFT -DEXPECT_MAJOR=13 (its table macros' stem: CUSHIM_CUFFT_MAJOR,
+// CUSHIM_CUFFT_TABLE), and -DEXPECT_NAME=__nvJitLinkCreate_12_8 for the name
+// CUSHIM_<STEM>_NAME(EXPECT_BASE) must give. The stem is pasted after CUSHIM_ in one step, as
+// NCCL_MAJOR and CUSHIM_CUFFT are macros of their own.
+#ifdef EXPECT_LIBRARY
+#define SELECTED_(stem, what) CUSHIM_##stem##what
+#define SELECTED_EXPANDED(stem, what) SELECTED_(stem, what)
+#define SELECTED(what) SELECTED_EXPANDED(EXPECT_LIBRARY, what)
+#if SELECTED(_MAJOR) != EXPECT_MAJOR
+#error "api_tables.hpp picked another table"
+#endif
+#include SELECTED(_TABLE)
+#ifdef EXPECT_NAME
+constexpr bool same_text(const char* a, const char* b) { return *a == *b && (!*a || same_text(a + 1, b + 1)); }
+static_assert(same_text(CUSHIM_NAME_TEXT(SELECTED(_NAME)(EXPECT_BASE)), CUSHIM_NAME_TEXT(EXPECT_NAME)),
+              "the release completes another name");
+#endif
 #endif
 
 int main() { return 0; }

@@ -1,12 +1,24 @@
-// What the real cuBLAS and NVRTC return to a program linked with -lcublas -lnvrtc as usual, for
+// What the real cuBLAS, NVRTC and the toolkit's other libraries return to a program linked with
+// them as usual (-lcublas -lnvrtc -lcufft -lcurand -lcusparse -lcusolver -lnvJitLink -lnccl), for
 // test_real_opt_in to compare with what they return through cushim: cublasCreate's status
-// (without a GPU, the real library's refusal) and the saxpy kernel's PTX, written to argv[1].
+// (without a GPU, the real library's refusal), the saxpy kernel's PTX, written to argv[1], and
+// support/library_work.hpp's results.
 #include <cublas_v2.h>
 
 #include <cstdio>
 #include <fstream>
 
 #include "support/nvrtc_kernel.hpp"
+#ifdef CUSHIM_CUFFT  // the build links the toolkit's other libraries too
+#include <cufftXt.h>
+#include <curand.h>
+#include <cusolverDn.h>
+#include <cusparse.h>
+#include <nccl.h>
+#include <nvJitLink.h>
+
+#include "support/library_work.hpp"
+#endif
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -19,5 +31,10 @@ int main(int argc, char** argv) {
   test_support::ptx_result compiled = test_support::compile_saxpy();
   std::ofstream(argv[1], std::ios::binary) << compiled.ptx;
   std::printf("cublasCreate=%d\nnvrtcCompileProgram=%d\n", int(created), int(compiled.compile));
+#ifdef CUSHIM_CUFFT
+  for (const auto& [key, value] : test_support::library_work(compiled.ptx)) {
+    std::printf("%s=%s\n", key.c_str(), value.c_str());
+  }
+#endif
   return 0;
 }

@@ -63,6 +63,7 @@ struct arguments {
   bool create_first = false;
   bool configure_again = false;
   bool print_json = false;
+  std::vector<std::string> calls;  // --call NAME
   bool threads_mode = false;
   bool fork_mode = false;
   bool crash_handler = false;
@@ -152,6 +153,9 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       continue;
     } else if (arg == "--json") {
       a.print_json = true;
+      continue;
+    } else if (arg == "--call" && value(v)) {
+      a.calls.push_back(v);
       continue;
     } else if (arg == "--explain-from-log") {
       a.explain_from_log = true;
@@ -303,6 +307,26 @@ void print_opted_in_calls() {
 #endif
 }
 
+// --call NAME: the stub of table line NAME called without arguments, as "call.NAME=" its result as
+// a number. Only for a function the loaded copy lacks (or a library that cannot be used): its
+// fallback reads no argument.
+bool call_without_arguments(const std::string& wanted, int& result) {
+  using no_arguments = int (*)();
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcast-function-type"
+#define CUSHIM_API(lib, group, ret, name, params, args)                           \
+  if (wanted == CUSHIM_NAME_TEXT(name)) {                                         \
+    result = reinterpret_cast<no_arguments>(static_cast<ret(*) params>(&name))(); \
+    return true;                                                                  \
+  }
+#define CUSHIM_API_DECLARED(lib, group, ret, name, params, args, declared, arity)
+#include <cushim/detail/library_tables.inc>
+#undef CUSHIM_API
+#undef CUSHIM_API_DECLARED
+#pragma GCC diagnostic pop
+  return false;
+}
+
 // The problem blocks of explain(): "  WARNING: what" or "  ERROR: what", then its file, why and fix
 // lines.
 std::vector<cushim::problem> problem_blocks(const std::string& text) {
@@ -406,6 +430,11 @@ int run_status(const arguments& a) {
     if (lib != cushim::library::cudnn && lib != cushim::library::cudart) print_status(cushim::to_string(lib), lib);
   }
   print_opted_in_calls();
+  for (const std::string& name : a.calls) {
+    int result = 0;
+    std::cout << "call." << name << '='
+              << (call_without_arguments(name, result) ? std::to_string(result) : "no such line") << '\n';
+  }
   std::cout << "cudnnGetVersion=" << cudnnGetVersion() << '\n';
   cudnnHandle_t handle = nullptr;
   cudnnStatus_t created = cudnnCreate(&handle);

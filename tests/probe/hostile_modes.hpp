@@ -276,9 +276,9 @@ inline int cancel_in_probe(cushim::options opts) {
 
 // --- Library values out of range ----------------------------------------------------------------
 inline int bad_library_values() {
-  for (int value : {6, 99, -1}) {
+  for (int value : {cushim::library_count, 99, -1}) {  // just past the last library, far past, negative
     const cushim::library lib = cushim::library(value);
-    const std::string p = "library(" + std::to_string(value) + ")";
+    const std::string p = "library(" + (value == cushim::library_count ? "count" : std::to_string(value)) + ")";
     const cushim::status& st = cushim::status_of(lib);
     cushim::options opts;
     opts.files[lib] = "/nowhere";

@@ -6,6 +6,7 @@
 #include <cushim/cushim.hpp>
 #include <cushim/detail/api_tables.hpp>
 
+#include "library_answers.hpp"
 #include "table_declarations.hpp"
 
 #include <cstring>
@@ -23,19 +24,6 @@ inline const char* nvrtc_text = "cushim: NVRTC is unavailable; cushim::explain()
 inline const char* driver_text =
     "cushim: the CUDA driver API is unavailable; cushim::explain() says why and what to do";
 
-// What a text function of each library returns while it is unavailable (README, "Error codes").
-inline const char* unavailable_text(cushim::library lib) {
-  switch (lib) {
-    case cushim::library::cudart: return cudart_text;
-    case cushim::library::cudnn: return cudnn_text;
-    case cushim::library::cublas: return cublas_text;
-    case cushim::library::cublasLt: return cublaslt_text;
-    case cushim::library::nvrtc: return nvrtc_text;
-    case cushim::library::driver: return driver_text;
-  }
-  return "";
-}
-
 struct fallback_checker {
   std::vector<std::string> failures;
   int checked = 0;
@@ -52,25 +40,11 @@ struct fallback_checker {
     }
   }
 
-  // The documented fallback of each status type (README, "Error codes").
+  // The documented fallback of each status type (README, "Error codes"; tools/libraries.json).
   template <class R>
   bool expected(cushim::library lib, R result) {
-    if constexpr (std::is_same_v<R, cudnnStatus_t>) {
-      return result == CUDNN_STATUS_NOT_INITIALIZED;
-    } else if constexpr (std::is_same_v<R, cudaError_t>) {
-      return result == cudaErrorSharedObjectInitFailed;
-#ifdef CUSHIM_CUBLAS
-    } else if constexpr (std::is_same_v<R, cublasStatus_t>) {
-      return result == CUBLAS_STATUS_NOT_INITIALIZED;
-#endif
-#ifdef CUSHIM_NVRTC
-    } else if constexpr (std::is_same_v<R, nvrtcResult>) {
-      return result == NVRTC_ERROR_INTERNAL_ERROR;
-#endif
-#ifdef CUSHIM_CUDA_DRIVER
-    } else if constexpr (std::is_same_v<R, CUresult>) {
-      return result == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
-#endif
+    if (int status = unavailable_status(result); status >= 0) {
+      return status == 1;
     } else if constexpr (std::is_same_v<R, const char*>) {
       return std::strcmp(result, unavailable_text(lib)) == 0;
     } else if constexpr (std::is_same_v<R, std::size_t>) {
@@ -92,7 +66,7 @@ inline fallback_checker check_every_stub(int& table_lines) {
   table_lines = 0;
 // The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
 #define CUSHIM_API(lib, group, ret, name, params, args) \
-  (++table_lines, check(cushim::library::lib, #name, static_cast<ret(*) params>(&name)));
+  (++table_lines, check(cushim::library::lib, CUSHIM_NAME_TEXT(name), static_cast<ret(*) params>(&name)));
 #include <cushim/detail/library_tables.inc>
 #undef CUSHIM_API
   return check;

@@ -8,7 +8,7 @@ struct recorded_call {
   char name[64];
   int arg_count;
   std::size_t arg_size[48];
-  unsigned char args[48][64];
+  unsigned char args[48][128];  // ncclUniqueId, passed by value, is 128 bytes
   std::size_t result_size;
   unsigned char result[64];
 };

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -239,4 +240,56 @@ TEST_CASE(
   CHECK(contains(relative.text,
                  "\nNOTE: probe_in_child: probe_program cushim-doctor.exe is not an absolute path; candidates are "
                  "loaded in this process, as without it\n"));
+}
+
+TEST_CASE(
+    "the doctor's discovery: torch whose preload of torch\\lib stops at the missing zlibwapi.dll, in text and JSON") {
+  temp_dir tree;
+  std::string venv = tree.path("proj\\.venv");
+  std::string home = tree.make_dirs("Python311");
+  std::ofstream(std::filesystem::path(win_test::widen(home + "\\python.exe"))) << "MZ";
+  tree.make_dirs("proj\\.venv\\Scripts");
+  std::ofstream(std::filesystem::path(win_test::widen(venv + "\\pyvenv.cfg")))
+      << "home = " << home << "\nversion = 3.11.9\n";
+  std::ofstream(std::filesystem::path(win_test::widen(venv + "\\Scripts\\python.exe"))) << "MZ";
+  std::string lib = tree.make_dirs("proj\\.venv\\Lib\\site-packages\\torch\\lib");
+  std::ofstream(std::filesystem::path(win_test::widen(lib + "\\..\\version.py")))
+      << "__version__ = '2.1.0+cu118'\ncuda = '11.8'\nhip = None\n";
+  tree.copy(fixture_dir("discovery") + "\\c10.dll", "proj\\.venv\\Lib\\site-packages\\torch\\lib\\c10.dll");
+  tree.copy(fixture_dir("discovery\\torch_cu118") + "\\torch_cuda.dll",
+            "proj\\.venv\\Lib\\site-packages\\torch\\lib\\torch_cuda.dll");
+  tree.copy_folder(fixture_dir("cudnn8_good"), "proj\\.venv\\Lib\\site-packages\\torch\\lib");
+  tree.copy(fixture_dir("cudnn8_deps") + "\\cublasLt64_11.dll",
+            "proj\\.venv\\Lib\\site-packages\\torch\\lib\\cublasLt64_11.dll");
+  tree.copy(fixture_dir("cudnn8_deps") + "\\cublas64_11.dll",
+            "proj\\.venv\\Lib\\site-packages\\torch\\lib\\cublas64_11.dll");
+  std::string dist_info = tree.make_dirs("proj\\.venv\\Lib\\site-packages\\torch-2.1.0+cu118.dist-info");
+  std::ofstream(std::filesystem::path(win_test::widen(dist_info + "\\METADATA")))
+      << "Metadata-Version: 2.1\nName: torch\nVersion: 2.1.0+cu118\n\n";
+  std::map<std::string, std::string> env = fixtures_env();
+  env["VIRTUAL_ENV"] = venv;
+  env["PYENV_ROOT"] = "";  // Wine passes on the Linux one
+  env["ProgramFiles"] = tree.make_dirs("Program Files");
+  env["USERPROFILE"] = tree.make_dirs("Users\\user");
+  probe_output r = run_program(CUSHIM_DOCTOR, env);
+  INFO(r.text);
+  std::string what =
+      "import torch fails: OSError: [WinError 126] The specified module could not be found. Error loading \"" + lib +
+      "\\cudnn_adv_infer64_8.dll\" or one of its dependencies.";
+  CHECK(contains(r.text, "\nPython environments (from their files; nothing was run)\n"));
+  CHECK(contains(
+      r.text, "\n    torch 2.1.0+cu118 (CUDA 11.8)\n      WARNING: " + what + "\n        file: " + lib +
+                  "\\cudnn_adv_infer64_8.dll\n        why:  torch loads every DLL in " + lib + " first, in name order; " +
+                  lib +
+                  "\\cudnn_adv_infer64_8.dll needs cudnn_ops_infer64_8.dll, which needs zlibwapi.dll, which is "
+                  "not in any of: " +
+                  lib + ", " + home + ", "));
+  CHECK(contains(r.text, "a CUDA toolkit or a Python environment has a problem (its WARNING lines above)"));
+  CHECK(r.exit_code == 2);
+  probe_output j = run_program(CUSHIM_DOCTOR, env, {"--json"});
+  std::string quoted_what;  // as JSON writes it: backslashes and quotes escaped
+  for (char c : what) quoted_what += c == '\\' || c == '"' ? std::string("\\") + c : std::string(1, c);
+  CHECK(contains(j.text, "\"code\":\"import_fails\",\"what\":\"" + quoted_what + "\""));
+  probe_output quiet = run_program(CUSHIM_DOCTOR, env, {"--no-discover"});
+  CHECK_FALSE(contains(quiet.text, "Python environments ("));
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/opt_in_headers.hpp"
 #include "support/win_probe.hpp"
 
 using win_test::probe_output;
@@ -89,3 +90,52 @@ TEST_CASE("nvcuda.dll on PATH or under CUDA_PATH is not the driver: System32 onl
                  "\"driver\":{\"found\":false,\"path\":\"\",\"cuda_version\":0,\"attempts\":[{\"rule\":\"System32\""));
   CHECK_FALSE(contains(out.text, on_path + " ->"));
 }
+
+// The toolkit's other libraries under their Windows names (README, "Windows"): each found through
+// its override as the recording DLL of its name, whose version function answers with the
+// headers' version, and an override to an empty folder naming the DLL it looked for. NVML is
+// looked for in System32 only, with no override, like nvcuda.dll.
+#if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \
+    defined(CUSHIM_NVJITLINK) && defined(CUSHIM_NVML)
+TEST_CASE("cuFFT, cuRAND, cuSPARSE, cuSOLVER and nvJitLink under their Windows names; NVML from System32 only") {
+  const std::vector<std::vector<std::string>> cases = {
+      {"cufft", "cuFFT", "CUSHIM_CUFFT_PATH", CUSHIM_CUFFT_FILE, std::to_string(CUFFT_VERSION)},
+      {"curand", "cuRAND", "CUSHIM_CURAND_PATH", CUSHIM_CURAND_FILE, std::to_string(CURAND_VERSION)},
+      {"cusparse", "cuSPARSE", "CUSHIM_CUSPARSE_PATH", CUSHIM_CUSPARSE_FILE, std::to_string(CUSPARSE_VERSION)},
+      {"cusolver", "cuSOLVER", "CUSHIM_CUSOLVER_PATH", CUSHIM_CUSOLVER_FILE, std::to_string(CUSOLVER_VERSION)},
+      {"nvjitlink", "nvJitLink", "CUSHIM_NVJITLINK_PATH", CUSHIM_NVJITLINK_FILE, std::to_string(CUDART_VERSION)}};
+  CHECK(std::string(CUSHIM_CUFFT_FILE) == "cufft64_" + std::to_string(CUFFT_VER_MAJOR) + ".dll");
+  CHECK(std::string(CUSHIM_NVJITLINK_FILE) == "nvJitLink_" + cuda_major + "0_0.dll");
+  temp_dir tree;
+  std::string empty = tree.make_dirs("empty");
+  std::map<std::string, std::string> found, refused;
+  for (const std::vector<std::string>& c : cases) {
+    found[c[2]] = win_test::fixture(c[0] + "_recording", c[3]);
+    refused[c[2]] = empty;
+  }
+  probe_output out = run_all(found);
+  INFO(out.text);
+  for (const std::vector<std::string>& c : cases) {
+    CAPTURE(c[0]);
+    CHECK(out.get(c[0] + ".code") == "ok");
+    CHECK(out.get(c[0] + ".path") == found[c[2]]);
+    CHECK(out.get(c[0] + ".version") == c[4]);
+  }
+  // NVML: System32's nvml.dll only; there is none in this prefix.
+  CHECK(out.get("nvml.code") == "not_found");
+  std::vector<std::string> nvml = out.all("nvml.attempt");
+  REQUIRE(nvml.size() == 1);
+  CHECK(contains(nvml[0], "\\system32\\nvml.dll|absent|"));
+  CHECK(contains(out.text, "install the NVIDIA driver for your GPU (it provides nvml.dll in System32)"));
+
+  out = run_all(refused);
+  for (const std::vector<std::string>& c : cases) {
+    std::string file = empty + "\\" + c[3];
+    CHECK(out.get(c[0] + ".code") == "override_failed");
+    CHECK(out.all(c[0] + ".attempt") == std::vector<std::string>{c[2] + "|" + file + "|absent|"});
+    CHECK(contains(out.text, "  ERROR: " + c[1] + " was not loaded from the explicit location " + c[2] +
+                                 " names; cushim does not fall back to a search when one is given\n    file: " + file +
+                                 "\n"));
+  }
+}
+#endif

@@ -183,6 +183,32 @@ def header_functions(toolchain: Toolchain, library: Library) -> dict[str, Functi
     return functions
 
 
+def overloaded_names(toolchain: Toolchain, source: str, prefix: str) -> set[str]:
+    """Names declared both as an exported C function and as C++ overloads (inline, static,
+    templates) in one translation unit: the headers cannot be asked for such a name's C
+    prototype without spelling it."""
+    kinds: dict[str, set[str]] = {}
+    for document in toolchain.ast_documents(source, (), prefix):
+        name = document.get("name", "")
+        if document.get("kind") == "FunctionDecl":
+            kinds.setdefault(name, set()).add("C" if _exported(document) else "C++")
+        elif document.get("kind") == "FunctionTemplateDecl":
+            kinds.setdefault(name, set()).add("C++")
+    return {name for name, found in kinds.items() if found == {"C", "C++"}}
+
+
+def check_overloads(toolchain: Toolchain, library: Library) -> None:
+    """Every overloaded name the headers have follows the manifest rule (libraries.json)."""
+    detection = library.detection
+    for source in detection.overloads_from:
+        for name in sorted(overloaded_names(toolchain, source, library.prefix)):
+            if not (detection.manifest_rule and re.fullmatch(detection.manifest_rule, name)):
+                raise GenError(f"{name}: {source.strip()!r} overloads it in C++, so the "
+                               "implementation file cannot ask the headers for its prototype; add "
+                               f"it to {library.key}'s detection.manifest_rule in "
+                               "tools/libraries.json", EXIT_MISMATCH)
+
+
 def headers_snapshot(toolchain: Toolchain, library: Library) -> Snapshot:
     """The release of the headers clang sees, with their functions."""
     code = macro_value(toolchain.macros(library.version_header), library.version_macro)
@@ -190,5 +216,6 @@ def headers_snapshot(toolchain: Toolchain, library: Library) -> Snapshot:
         raise GenError(f"{library.version_header} does not define {library.version_macro} "
                        "as a number", EXIT_ENV)
     version = library.decode(code)
+    check_overloads(toolchain, library)
     return Snapshot(version, library.release(version), "headers",
                     header_functions(toolchain, library))

@@ -29,9 +29,44 @@ A library's fields (strings unless said otherwise):
                    "baseline" release's manifest has the same prototype (a trailing _v2/_v3
                    stripped from both names), else "full";
                    "constant": "value" for every function
+  detection        how the implementation file asks the headers whether they declare a function
+                   where no manifest describes the release (tools/apigen/merge.py; optional):
+                   {"about": why, "visible_in": regular expression of the headers' base names
+                   whose declarations the implementation file sees (default: declared_in);
+                   "through": [{"pattern": regular expression with one group, "about": why}]:
+                   a function whose name matches is asked as the function group 1 names (a
+                   per-thread variant as the function it is a variant of); "manifest_rule":
+                   {"names": regular expression, "about": why, "when": a preprocessor condition
+                   (optional)}: functions that cannot be asked (overloaded in C++ by the
+                   headers) and follow the manifest rule; with "when", only where it holds
+                   (an optional header that overloads them was included), else they are asked;
+                   "overloads_from": [lines of a translation unit] (default: the umbrella's
+                   #include): each name it declares both as a C function and as C++ overloads
+                   must be in manifest_rule}
+  files            {"posix": {"M": file name, ...}, "windows": {...}, "by": "cuda" (default) or
+                   "cudnn"}: its file of each major ("*": one for every major), which the test
+                   builds read (tools/apigen/selection.py); "by" names the headers whose major
+                   picks the file in a build
+  descriptor       {"file": its descriptor's file in detail/libraries/ (default <key>.hpp),
+                   "name": the descriptor (default <key>_descriptor)}
+  headers          what a program includes before cushim when it opts in (default: the umbrella)
+  shimmed_when     preprocessor condition under which its table is included (default: its
+                   opt_in macro defined, else always)
+  system_only      true: found only where the system installs it, with no override (the driver)
+  posix_only       true: Linux only; its opt_in macro on Windows stops the build
+  select           how api_tables.hpp picks its table: {"major": a preprocessor expression giving
+                   the headers' major, "needs": {"macro", "error"}: the macros (separated by
+                   spaces) its headers define (one absent: "error"), "same_major_as": {"table", "error"}, "unsupported": the
+                   #error for another major, "too_old": {"error", "unless" (optional)}: the #error
+                   for headers older than the table's oldest release, "newer_majors": true: a
+                   major above the newest uses the newest table, "about": why}
+  release_suffix   names the release in the exported names ("_{major}_{minor}":
+                   __nvJitLinkCreate_13_0): the tables hold the base name, and api_tables.hpp
+                   appends the headers' release (CUSHIM_<TABLE>_NAME(base))
   majors           {"M": {"encoding": [a, b] (default: the library's),
                           "covers_from": the oldest release the table is used for (default:
-                          the oldest manifest of that major)}}
+                          the oldest manifest of that major); older than the oldest manifest,
+                          a function is declared when the headers declare it}}
 """
 
 from __future__ import annotations
@@ -111,6 +146,35 @@ class ConstantGroup:
 
 
 @dataclass(frozen=True)
+class Detection:
+    """Which functions the implementation file can ask the headers about, and by which name."""
+    visible_in: str  # regular expression on the declaring header's base name
+    through: tuple[str, ...]  # regular expressions: a match is asked as its group 1
+    manifest_rule: str | None  # regular expression of names that cannot be asked
+    manifest_rule_when: str | None  # ... only where this preprocessor condition holds
+    overloads_from: tuple[str, ...]  # translation units whose C++ overloads are checked
+
+    def declared_name(self, function: Function) -> str | None:
+        """The function whose declaration decides whether `function` is shimmed, or None."""
+        if not re.fullmatch(self.visible_in, function.header):
+            return None
+        if self.unless(function) is None and self.follows_manifest_rule(function):
+            return None
+        for pattern in self.through:
+            match = re.fullmatch(pattern, function.name)
+            if match:
+                return match.group(1)
+        return function.name
+
+    def follows_manifest_rule(self, function: Function) -> bool:
+        return bool(self.manifest_rule and re.fullmatch(self.manifest_rule, function.name))
+
+    def unless(self, function: Function) -> str | None:
+        """Where a declared line must not apply: the manifest rule's condition for this name."""
+        return self.manifest_rule_when if self.follows_manifest_rule(function) else None
+
+
+@dataclass(frozen=True)
 class Parse:
     """One clang run over the headers and the functions it keeps."""
     source: str  # the translation unit
@@ -149,6 +213,8 @@ class Library:
     majors: dict[int, Major]
     parses: tuple[Parse, ...]  # the umbrella's, then more_parses
     undeclared: tuple[Function, ...]
+    detection: Detection
+    settings: dict  # the entry as written: what selection.py reads (files, select, ...)
 
     def release(self, version: Version) -> str:
         major, minor, patch = version
@@ -196,6 +262,18 @@ def _parses(settings: dict) -> tuple[Parse, ...]:
         for spec in [umbrella] + settings.get("more_parses", []))
 
 
+def _detection(settings: dict) -> Detection:
+    detection = settings.get("detection", {})
+    return Detection(
+        visible_in=detection.get("visible_in", settings["declared_in"]),
+        through=tuple(rule["pattern"] for rule in detection.get("through", [])),
+        manifest_rule=detection.get("manifest_rule", {}).get("names"),
+        manifest_rule_when=detection.get("manifest_rule", {}).get("when"),
+        overloads_from=tuple("\n".join(lines) + "\n" for lines in detection.get(
+            "overloads_from", [[f"#include <{settings['umbrella_header']}>"]])),
+    )
+
+
 def _library(settings: dict) -> Library:
     key = settings["key"]
     prefix = settings.get("manifest_prefix", key)
@@ -211,6 +289,8 @@ def _library(settings: dict) -> Library:
         parses=_parses(settings),
         undeclared=tuple(make_function(row["name"], row["ret"], row["params"], row["header"])
                          for row in settings.get("undeclared", [])),
+        detection=_detection(settings),
+        settings=settings,
     )
 
 

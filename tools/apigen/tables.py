@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from .libraries import Library, Major
 from .manifests import MANIFEST_DIR, list_manifests, manifest_snapshot
@@ -17,6 +17,7 @@ class BuiltTable:
     major: Major
     snapshots: list[Snapshot]  # oldest first
     entries: list[Entry]
+    release_named: set[str] = field(default_factory=set)  # base names the release completes
 
     @property
     def file_name(self) -> str:
@@ -50,9 +51,30 @@ def _with_headers(table: str, manifests: list[Snapshot], major: Major,
     return manifests
 
 
+def _base_names(snapshot: Snapshot, suffix: str, named: set[str]) -> Snapshot:
+    """The snapshot with its release taken off the names that carry it (nvJitLink's
+    __nvJitLinkCreate_13_0 is __nvJitLinkCreate); those names are added to `named`."""
+    major, minor, _ = snapshot.version
+    ending = suffix.format(major=major, minor=minor)
+    functions = {}
+    for name, function in snapshot.functions.items():
+        if name.endswith(ending):
+            name = name[:-len(ending)]
+            named.add(name)
+            function = replace(function, name=name)
+        functions[name] = function
+    return replace(snapshot, functions=functions)
+
+
 def build_table(library: Library, major: Major, headers: Snapshot | None) -> BuiltTable:
     manifests = [manifest_snapshot(v, p)
                  for v, p in list_manifests(library.manifest_prefix, major.number)]
+    named: set[str] = set()
+    suffix = library.settings.get("release_suffix")
+    if suffix:
+        manifests = [_base_names(m, suffix, named) for m in manifests]
+        if headers is not None:
+            headers = _base_names(headers, suffix, named)
     table = library.table_file(major.number)
     if headers is not None and headers.version[0] == major.number:
         snapshots = _with_headers(table, manifests, major, headers)
@@ -61,4 +83,4 @@ def build_table(library: Library, major: Major, headers: Snapshot | None) -> Bui
     if not snapshots:
         raise GenError(f"no {library.manifest_prefix} {major.number}.x manifest in "
                        f"{MANIFEST_DIR}", EXIT_ENV)
-    return BuiltTable(library, major, snapshots, build_entries(snapshots, major))
+    return BuiltTable(library, major, snapshots, build_entries(snapshots, major, library), named)

@@ -7,6 +7,7 @@
 #include "../diagnostics.hpp"
 #include "checks.hpp"
 #include "local_binding.hpp"
+#include "nvml_query.hpp"
 #include "platform_texts.hpp"
 
 namespace cushim {
@@ -22,6 +23,19 @@ CUSHIM_LOCAL_BINDING driver_info driver() {
   info.blocked_by = d.blocked_by;
   if (d.found) info.version = detail::platform::driver_version_of(d.path);
   info.install_advice = detail::platform::driver_install_advice();
+  return info;
+}
+
+CUSHIM_LOCAL_BINDING nvml_info nvml() {
+  detail::fork_pass pass;  // it takes options_mutex and the dl lock
+  const detail::nvml_record r = detail::query_nvml();
+  nvml_info info;
+  info.found = r.found;
+  info.path = r.path;
+  info.error = r.error;
+  info.driver_version = r.driver_version;
+  info.cuda_version = r.cuda_version;
+  for (const detail::nvml_gpu_record& g : r.gpus) info.gpus.push_back({g.name, g.major, g.minor, g.memory_bytes});
   return info;
 }
 

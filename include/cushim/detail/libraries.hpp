@@ -1,31 +1,38 @@
 // Every library cushim knows: its descriptor (detail/libraries/) and, in library_tables.inc, its
-// table of functions. The only list of libraries; adding one adds a line to each.
+// table of functions. Both lists are generated from tools/libraries.json (api/descriptors.inc,
+// api/library_tables.inc).
 #pragma once
 
-#include "libraries/cublas.hpp"
-#include "libraries/cublasLt.hpp"
-#include "libraries/cuda_driver.hpp"
-#include "libraries/cudart.hpp"
-#include "libraries/cudnn.hpp"
-#include "libraries/nvrtc.hpp"
+#include "../api/descriptors.inc"
 #include "state.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 
-// In library order (cushim::library's values).
-inline constexpr const library_descriptor* descriptors[library_count] = {&cudart_descriptor, &cudnn_descriptor,
-                                                                         &cublas_descriptor, &cublaslt_descriptor,
-                                                                         &nvrtc_descriptor,  &driver_descriptor};
+// In library order (cushim::library's values), whatever order the list names them in.
+constexpr const library_descriptor* listed_descriptors[] = {CUSHIM_DESCRIPTORS};
+static_assert(sizeof listed_descriptors / sizeof listed_descriptors[0] == library_count,
+              "every cushim::library has one descriptor (tools/libraries.json)");
+
+struct descriptor_table {
+  const library_descriptor* by_id[library_count] = {};
+};
+constexpr descriptor_table place_by_id() {
+  descriptor_table table;
+  for (const library_descriptor* d : listed_descriptors) table.by_id[int(d->id)] = d;
+  return table;
+}
+inline constexpr descriptor_table descriptor_slots = place_by_id();
+inline constexpr const library_descriptor* const (&descriptors)[library_count] = descriptor_slots.by_id;
 
 constexpr bool descriptors_in_library_order() {
   for (int i = 0; i < library_count; ++i) {
-    if (int(descriptors[i]->id) != i) return false;
+    if (!descriptors[i] || int(descriptors[i]->id) != i) return false;
   }
   return true;
 }
-static_assert(descriptors_in_library_order(), "descriptors[] must follow cushim::library's order");
+static_assert(descriptors_in_library_order(), "each cushim::library value needs its own descriptor");
 
 inline const library_descriptor& descriptor_of(library lib) { return *descriptors[int(lib)]; }
 

@@ -403,7 +403,8 @@ class loader {
     version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
     std::string found = std::string(d_.display_name) + " " + version_text(d_, v);
     detail = detail.empty() ? found : found + "; " + detail;
-    const bool newer_major = d_.newer_major_works && got.major > want.major;
+    const bool newer_major =
+        (d_.newer_major_works && got.major > want.major) || (d_.older_major_works && got.major < want.major);
     if (got.major != want.major && !newer_major) {
       detail += "; this program was compiled for major " + std::to_string(want.major);
       return outcome::wrong_version;
@@ -500,7 +501,7 @@ class loader {
   void finish() {
     status& st = lib_.st;
     // Summaries and warnings in the order of the list's name, then the outcome's.
-    std::sort(list_outcomes_.begin(), list_outcomes_.end(), [](const list_count& a, const list_count& b) {
+    sort_short_list(list_outcomes_, [](const list_count& a, const list_count& b) {
       return a.list != b.list ? a.list < b.list : a.result < b.result;
     });
     summarise_long_lists();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "byte_source.hpp"
+#include "sorting.hpp"
 
 namespace cushim {
 namespace detail {
@@ -408,7 +409,8 @@ inline bool read_export_names(reader& r, std::uint32_t table_rva, std::uint32_t 
   if (!r.locate(table_rva, "export name table", table)) return false;
   if (table.length / 4 < count) {
     return r.fail(pe_error::truncated, "the export name table (" + std::to_string(count) + " entries at RVA " +
-                                           hex(table_rva) + ") runs past its section's " + count_of_bytes(table.length));
+                                           hex(table_rva) + ") runs past its section's " +
+                                           count_of_bytes(table.length));
   }
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint32_t rva = 0;
@@ -417,7 +419,7 @@ inline bool read_export_names(reader& r, std::uint32_t table_rva, std::uint32_t 
     if (!r.read_string(rva, "export name " + std::to_string(i), max_symbol_name, name)) return false;
     names.push_back(std::move(name));
   }
-  std::sort(names.begin(), names.end());
+  sort_names(names);
   return true;
 }
 
@@ -471,7 +473,8 @@ bool walk_import_descriptors(reader& r, Visit&& visit) {
   }
   return r.fail(pe_error::truncated, "the import directory at RVA " + hex(dir.rva) +
                                          " has no terminating all-zero descriptor before the end of its " +
-                                         count_of_bytes(span.length) + " (" + std::to_string(fit) + " descriptors read)");
+                                         count_of_bytes(span.length) + " (" + std::to_string(fit) +
+                                         " descriptors read)");
 }
 
 // The same for the delay-load directory; VC6-era descriptors hold VAs, converted here to RVAs.
@@ -499,7 +502,8 @@ bool walk_delay_descriptors(reader& r, Visit&& visit) {
   }
   return r.fail(pe_error::truncated, "the delay-load directory at RVA " + hex(dir.rva) +
                                          " has no terminating all-zero descriptor before the end of its " +
-                                         count_of_bytes(span.length) + " (" + std::to_string(fit) + " descriptors read)");
+                                         count_of_bytes(span.length) + " (" + std::to_string(fit) +
+                                         " descriptors read)");
 }
 
 enum class import_table { load_time, delay_load };

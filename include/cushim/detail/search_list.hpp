@@ -15,6 +15,7 @@
 #include "descriptor.hpp"
 #include "path_list.hpp"
 #include "platform.hpp"
+#include "sorting.hpp"
 
 namespace cushim {
 namespace detail {
@@ -84,16 +85,12 @@ class candidate_list {
 // Children of `folder` named <prefix><number>[...], such as cuda-13.0 and cuda-13.2 for "cuda-13.",
 // newest (highest number) first.
 inline std::vector<std::string> versioned_children(const std::string& folder, const std::string& prefix) {
-  std::vector<std::pair<int, std::string>> found;
-  for (const std::string& name : platform::list_folder(folder, prefix)) {
-    if (name.size() <= prefix.size()) continue;
-    const char* number = name.c_str() + prefix.size();
-    if (*number < '0' || *number > '9') continue;
-    found.emplace_back(std::atoi(number), name);
-  }
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> names;
-  for (auto& f : found) names.push_back(std::move(f.second));
+  for (std::string& name : platform::list_folder(folder, prefix)) {
+    const char* number = name.c_str() + prefix.size();
+    if (name.size() > prefix.size() && *number >= '0' && *number <= '9') names.push_back(std::move(name));
+  }
+  sort_by_number_after(names, prefix.size());
   return names;
 }
 

@@ -35,10 +35,10 @@ struct library_state {
   std::vector<candidate> searched;        // the search that found the copy in use
   std::size_t first_unused = 0;           // searched[first_unused...] came after it
   bool other_copies_listed = false;
-  std::vector<bool> sublibrary_pending;  // per st.sublibraries entry: not loaded yet, so a first call loads it
+  std::vector<char> sublibrary_pending;  // per st.sublibraries entry: not loaded yet, so a first call loads it
   // Once status_of() has handed the status out it never changes (other threads read it without a
   // lock): a sub-library a load refuses after that is recorded here, gated, and reported.
-  std::vector<bool> sublibrary_refused;  // per entry, under completion_mutex
+  std::vector<char> sublibrary_refused;  // per entry, under completion_mutex
   std::vector<problem> late_problems;    // under missing_mutex; the report lists them
   std::vector<platform::library_handle> sublibrary_handles;
   bool sublibraries_reported = false;

@@ -1,14 +1,14 @@
 // Self-patching slots: each exported cudnn*/cuda* function jumps through an atomic pointer that
-// starts at a resolver. The first call loads the library, finds the symbol (or picks a typed
+// starts at its first-call path. The first call loads the library, finds the symbol (or picks a
 // fallback), stores it in the slot and forwards; later calls are one load and one indirect jump.
 #pragma once
 
-#include <atomic>
-#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
+#include "declared_functions.hpp"
 #include "fail_fast.hpp"
+#include "fallbacks.hpp"
 #include "libraries.hpp"
 #include "local_binding.hpp"
 #include "loader.hpp"
@@ -16,8 +16,6 @@
 namespace cushim {
 namespace detail {
 namespace {
-
-enum class failure { library_unavailable, function_missing };
 
 inline bool names_one_of(const fixed_list<const char*>& names, const char* name) {
   for (const char* n : names) {
@@ -71,121 +69,61 @@ inline resolution resolve(library lib, const char* name, const char* group, plat
   return {missing, true};
 }
 
-// What a function that returns a handle (nvcc's __cudaRegisterFatBinary) gives when it cannot reach
-// the library: not null, and the program only ever passes it back to the library's fallbacks.
-inline void** placeholder_handle() {
-  static void* handle = nullptr;
-  return &handle;
-}
-
-// The value a function returns when it cannot reach the real library (README.md, "Error codes").
-template <class R>
-struct fallback {
+// What a stub's first call passes to resolve(), as constants.
+struct stub_call {
   library lib;
   const char* name;
-  failure why;
-
-  template <class... A>
-  R operator()(A... args) const {
-    const library_descriptor& d = descriptor_of(lib);
-    // Count and version queries report 0 instead of leaving the caller's variable unset; text
-    // queries that answer through a pointer (cuGetErrorString) point it at the explanation.
-    if (names_one_of(d.zeroed_outputs, name)) (zero(args), ...);
-    if (names_one_of(d.text_outputs, name)) (point_at_text(d, args), ...);
-    if constexpr (has_fallback_status<R>::value) {
-      return why == failure::library_unavailable ? fallback_status<R>::unavailable : fallback_status<R>::missing;
-    } else if constexpr (std::is_same_v<R, const char*>) {
-      return text(d);
-    } else if constexpr (std::is_same_v<R, void**>) {
-      return placeholder_handle();
-    } else if constexpr (std::is_void_v<R>) {
-      // cudnnGetLastErrorString(char* message, size_t max_size)
-      if constexpr (sizeof...(A) == 2) write_text(d, args...);
-    } else {
-      return R{};  // version queries (size_t) return 0; struct results are zeroed
-    }
-  }
-
-  const char* text(const library_descriptor& d) const {
-    return why == failure::library_unavailable ? unavailable_text(d) : d.missing_text;
-  }
-
-  template <class A>
-  static void zero(A arg) {
-    if constexpr (std::is_same_v<A, int*>) {
-      if (arg) *arg = 0;
-    }
-  }
-
-  template <class A>
-  void point_at_text(const library_descriptor& d, A arg) const {
-    if constexpr (std::is_same_v<A, const char**>) {
-      if (arg) *arg = text(d);
-    }
-  }
-
-  template <class A, class B>
-  void write_text(const library_descriptor& d, A message, B size) const {
-    if constexpr (std::is_same_v<A, char*> && std::is_integral_v<B>) {
-      if (message && size > 0) std::snprintf(message, std::size_t(size), "%s", text(d));
-    }
-  }
+  const char* group;
+  platform::any_function (*fallback)(failure why);
 };
+
+inline resolution resolve(const stub_call& c) {
+  return resolve(c.lib, c.name, c.group, c.fallback(failure::library_unavailable),
+                 c.fallback(failure::function_missing));
+}
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
-// The order of the hot-path load. x86-64 gives every load acquire semantics in hardware, while
-// g++ 12 treats an acquire load as a barrier and then copies a call's stack arguments before
-// the tail jump (25 extra instructions for cudnnConvolutionForward, BENCHMARKS.md). Elsewhere,
-// and under ThreadSanitizer (which checks the C++ model, not the hardware), it stays acquire.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define CUSHIM_UNDER_TSAN 1
 #endif
 #endif
-#if (defined(__x86_64__) || defined(_M_X64)) && !defined(__SANITIZE_THREAD__) && !defined(CUSHIM_UNDER_TSAN)
-#define CUSHIM_SLOT_LOAD_ORDER std::memory_order_relaxed
-#else
-#define CUSHIM_SLOT_LOAD_ORDER std::memory_order_acquire
+#if defined(__SANITIZE_THREAD__)
+#define CUSHIM_UNDER_TSAN 1
 #endif
 
-// One stub per table line, at global scope. Internal names start with cushim_ so that no
-// parameter name from NVIDIA's headers can shadow them.
-#define CUSHIM_DEFINE_STUB(lib, conv, ret, name, params, args, group)                                 \
-  namespace {                                                                                         \
-  namespace cushim_stub_##name {                                                                      \
-    using cushim_fn_t = ret(conv*) params;                                                            \
-    ret conv cushim_unavailable params {                                                              \
-      return ::cushim::detail::fallback<ret>{::cushim::library::lib, #name,                           \
-                                             ::cushim::detail::failure::library_unavailable} args;    \
-    }                                                                                                 \
-    ret conv cushim_missing params {                                                                  \
-      return ::cushim::detail::fallback<ret>{::cushim::library::lib, #name,                           \
-                                             ::cushim::detail::failure::function_missing} args;       \
-    }                                                                                                 \
-    ret conv cushim_resolve params;                                                                   \
-    std::atomic<cushim_fn_t> cushim_slot{&cushim_resolve};                                            \
-    ret conv cushim_resolve params {                                                                  \
-      using ::cushim::detail::platform::any_function;                                                 \
-      ::cushim::detail::resolution cushim_r = ::cushim::detail::resolve(                              \
-          ::cushim::library::lib, #name, #group, reinterpret_cast<any_function>(&cushim_unavailable), \
-          reinterpret_cast<any_function>(&cushim_missing));                                           \
-      auto cushim_f = reinterpret_cast<cushim_fn_t>(cushim_r.function);                               \
-      if (cushim_r.final) cushim_slot.store(cushim_f, std::memory_order_release);                     \
-      return cushim_f args;                                                                           \
-    }                                                                                                 \
-  }                                                                                                   \
-  }                                                                                                   \
-  extern "C" CUSHIM_LOCAL_BINDING ret conv name params {                                              \
-    return cushim_stub_##name::cushim_slot.load(CUSHIM_SLOT_LOAD_ORDER) args;                         \
-  }
+// The fallbacks of one table line.
+#define CUSHIM_STUB_FALLBACKS(lib, ret, name, params)                                                    \
+  ::cushim::detail::stub_fallbacks<::cushim::detail::has_output_fallback(::cushim::library::lib, #name), \
+                                   ::cushim::library::lib, ret(*) params>::select
 
-// Every table line is CUSHIM_API(library, group, ...); the library's descriptor file defines
-// CUSHIM_API_<library>, which reads its group column (libraries/*.hpp).
-#define CUSHIM_API(lib, group, ret, name, params, args) CUSHIM_API_##lib(group, ret, name, params, args)
+// On x86-64 ELF a stub is data and assembly (stub_trampolines.hpp): its exported function is one
+// indirect jump and its first call a 12-byte trampoline into shared code. Elsewhere, and under
+// ThreadSanitizer, which must see the slot's loads to check them, the exported function and the
+// first call are C++ functions of the stub's own signature (stub_resolvers.hpp). A line the
+// headers decide (CUSHIM_API_DECLARED) always takes the C++ form: top-level assembly would define
+// its symbol also where they declare no such function.
+#include "stub_resolvers.hpp"
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) && !defined(CUSHIM_UNDER_TSAN) && \
+    !defined(CUSHIM_PORTABLE_STUBS)
+#include "stub_trampolines.hpp"
+#else
+#define CUSHIM_DEFINE_STUB CUSHIM_DEFINE_CXX_STUB
+#endif
+
+// Every table line is CUSHIM_API(library, group, ...) or, for a function the headers in use may
+// lack, CUSHIM_API_DECLARED(library, group, ...) (declared_functions.hpp); the library's
+// descriptor file defines CUSHIM_API_<library>(define, group, ...), which reads its group column
+// and calls `define` (libraries/*.hpp).
+#define CUSHIM_API(lib, group, ret, name, params, args) \
+  CUSHIM_API_##lib(CUSHIM_DEFINE_STUB, group, ret, name, params, args)
 #include "library_tables.inc"
 #undef CUSHIM_API
+#undef CUSHIM_API_DECLARED
+#undef CUSHIM_DEFINE_DECLARED_STUB
 #undef CUSHIM_DEFINE_STUB
-#undef CUSHIM_SLOT_LOAD_ORDER
+#undef CUSHIM_DEFINE_CXX_STUB
+#undef CUSHIM_STUB_FALLBACKS

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "os.hpp"
+#include "sorting.hpp"
 #include "sublibrary_specs.hpp"
 #include CUSHIM_OS_SUBLIBRARY_FINDER
 
@@ -109,7 +110,7 @@ inline std::vector<sublibrary_spec> sublibraries_beside(const std::string& main_
                                                         const std::vector<sublibrary_spec>& known) {
   std::vector<sublibrary_spec> found;
   std::vector<std::string> files = platform::list_folder(parent_dir(main_path), sublibrary_file_prefix());
-  std::sort(files.begin(), files.end());
+  sort_names(files);
   for (const std::string& file : files) {
     std::string name = sublibrary_name_of(file, major);
     bool listed = name.empty();

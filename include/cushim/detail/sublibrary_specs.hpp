@@ -38,8 +38,10 @@ inline std::vector<sublibrary_spec> cudnn_sublibrary_specs(int major) {
         {"adv_infer", r::functions, "cudnn_adv_infer_version"}, {"adv_train", r::functions, "cudnn_adv_train_version"}};
   }
   // Of cuDNN 9's sub-libraries only these three export a version word (9.19, checked with nm).
-  // engines_tensor_ir and ext came with 9.2x: present in 9.23, absent in 9.13 and in the 9.20
-  // wheel (onnxruntime#28787, pytorch#188892); expected from 9.23 on, listed whenever found.
+  // engines_tensor_ir came with 9.21 (rules_ml_toolchain#280: "appeared starting from CUDNN
+  // 9.21", #298: 9.21 ships its static archive; absent in the 9.20 wheel, pytorch#187824); ext is
+  // known from 9.23 on (onnxruntime#28787: both in 9.23, neither in 9.13); 9.24 loads both by
+  // bare name (JuliaGPU/CUDA.jl#3205). Each is expected from that release on, listed whenever found.
   return {{"graph", r::root, "cudnn_graph_version"},
           {"ops", r::functions, "cudnn_ops_infer_version"},
           {"cnn", r::functions, nullptr},
@@ -47,7 +49,7 @@ inline std::vector<sublibrary_spec> cudnn_sublibrary_specs(int major) {
           {"heuristic", r::engines, nullptr},
           {"engines_precompiled", r::engines, nullptr},
           {"engines_runtime_compiled", r::engines, nullptr},
-          {"engines_tensor_ir", r::engines, nullptr, 92300},
+          {"engines_tensor_ir", r::engines, nullptr, 92100},
           {"ext", r::engines, nullptr, 92300}};
 }
 

@@ -48,48 +48,42 @@ constexpr major_file cublas_files[] = {{11, {"libcublas.so.11", "cublas64_11.dll
                                        {13, {"libcublas.so.13", "cublas64_13.dll"}}};
 constexpr const char* cublas_zeroed_outputs[] = {"cublasGetVersion_v2", "cublasGetProperty"};
 
-inline constexpr library_descriptor cublas_descriptor{
-    library::cublas,
-    "cublas",
-    "cuBLAS",
-    "cuBLAS",
-    cublas_shimmed,
-    true,
-    "CUSHIM_CUBLAS",
-    "CUSHIM_CUBLAS is not defined: the program links cuBLAS itself, if it uses it",
-    cublas_compiled_version,
-    cublas_compiled_major,
-    cublas_files,
-    "cublas",
-    "cublasGetProperty",
-    &cublas_hooks::query_version,
-    &decode_cublas_version,
-    &encode_cublas_version,
-    true,
-    false,
-    false,
-    false,
-    "return CUBLAS_STATUS_NOT_SUPPORTED",
-    false,
-    false,
-    "CUSHIM_CUBLAS_PATH",
-    {},
-    true,
-    cublas_pip_packages,
-    nullptr,
-    "cublas* calls return CUBLAS_STATUS_NOT_INITIALIZED; version queries set 0",
-    "cushim: cuBLAS is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded cuBLAS lacks this function; cushim::explain() says which copy was loaded",
-    "CUBLAS_STATUS_NOT_SUPPORTED",
-    "CUBLAS_STATUS_NOT_INITIALIZED",
-    cublas_zeroed_outputs,
-    {},
-    {nullptr, &cublas_hooks::check_cublaslt_release}};
+inline constexpr library_descriptor cublas_descriptor =
+    describe_library(library::cublas)
+        .key("cublas")
+        .display_name("cuBLAS")
+        .in_sentence("cuBLAS")
+        .shimmed(cublas_shimmed)
+        .opt_in()
+        .disabled_by("CUSHIM_CUBLAS")
+        .disabled_why("CUSHIM_CUBLAS is not defined: the program links cuBLAS itself, if it uses it")
+        .compiled_version(cublas_compiled_version)
+        .compiled_major(cublas_compiled_major)
+        .files(cublas_files)
+        .link_name("cublas")
+        .version_function("cublasGetProperty")
+        .query_version(&cublas_hooks::query_version)
+        .decode_version(&decode_cublas_version)
+        .encode_version(&encode_cublas_version)
+        .version_has_patch()
+        .older_minor_effect("return CUBLAS_STATUS_NOT_SUPPORTED")
+        .override_variable("CUSHIM_CUBLAS_PATH")
+        .in_toolkit()
+        .pip_packages(cublas_pip_packages)
+        .effect("cublas* calls return CUBLAS_STATUS_NOT_INITIALIZED; version queries set 0")
+        .unavailable_text("cushim: cuBLAS is unavailable; cushim::explain() says why and what to do")
+        .missing_text("cushim: the loaded cuBLAS lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("CUBLAS_STATUS_NOT_SUPPORTED")
+        .blocked_returns("CUBLAS_STATUS_NOT_INITIALIZED")
+        .zeroed_outputs(cublas_zeroed_outputs)
+        .after_version(&cublas_hooks::check_cublaslt_release);
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
-// cuBLAS's table lines (stubs.hpp): the group column is unused.
-#define CUSHIM_API_cublas(group, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cublas, CUBLASWINAPI, ret, name, params, args, group)
+// cuBLAS's table lines (stubs.hpp): the group column is unused; `define` is
+// CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cublas(define, group, ret, name, params, args) \
+  define(cublas, CUBLASWINAPI, ret, name, params, args, group)
+#define CUSHIM_HEADERS_cublas "cuBLAS headers of CUDA " CUSHIM_STRINGIFY(CUDART_VERSION)

@@ -44,48 +44,41 @@ constexpr major_file cublaslt_files[] = {{11, {"libcublasLt.so.11", "cublasLt64_
 constexpr const char* cublas_pip_packages[] = {"cublas", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)};
 constexpr const char* cublaslt_zeroed_outputs[] = {"cublasLtGetProperty"};
 
-inline constexpr library_descriptor cublaslt_descriptor{
-    library::cublasLt,
-    "cublasLt",
-    "cuBLASLt",
-    "cuBLASLt",
-    cublas_shimmed,
-    true,
-    "CUSHIM_CUBLAS",
-    "CUSHIM_CUBLAS is not defined: the program links cuBLASLt itself, if it uses it",
-    cublas_compiled_version,
-    cublas_compiled_major,
-    cublaslt_files,
-    "cublasLt",
-    "cublasLtGetVersion",
-    &cublaslt_hooks::query_version,
-    &decode_cublas_version,
-    &encode_cublas_version,
-    true,
-    false,
-    false,
-    false,
-    "return CUBLAS_STATUS_NOT_SUPPORTED",
-    false,
-    false,
-    "CUSHIM_CUBLASLT_PATH",
-    {},
-    true,
-    cublas_pip_packages,
-    nullptr,
-    "cublasLt* calls return CUBLAS_STATUS_NOT_INITIALIZED; cublasLtGetVersion returns 0",
-    "cushim: cuBLASLt is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded cuBLASLt lacks this function; cushim::explain() says which copy was loaded",
-    "CUBLAS_STATUS_NOT_SUPPORTED",
-    "CUBLAS_STATUS_NOT_INITIALIZED",
-    cublaslt_zeroed_outputs,
-    {},
-    {}};
+inline constexpr library_descriptor cublaslt_descriptor =
+    describe_library(library::cublasLt)
+        .key("cublasLt")
+        .display_name("cuBLASLt")
+        .in_sentence("cuBLASLt")
+        .shimmed(cublas_shimmed)
+        .opt_in()
+        .disabled_by("CUSHIM_CUBLAS")
+        .disabled_why("CUSHIM_CUBLAS is not defined: the program links cuBLASLt itself, if it uses it")
+        .compiled_version(cublas_compiled_version)
+        .compiled_major(cublas_compiled_major)
+        .files(cublaslt_files)
+        .link_name("cublasLt")
+        .version_function("cublasLtGetVersion")
+        .query_version(&cublaslt_hooks::query_version)
+        .decode_version(&decode_cublas_version)
+        .encode_version(&encode_cublas_version)
+        .version_has_patch()
+        .older_minor_effect("return CUBLAS_STATUS_NOT_SUPPORTED")
+        .override_variable("CUSHIM_CUBLASLT_PATH")
+        .in_toolkit()
+        .pip_packages(cublas_pip_packages)
+        .effect("cublasLt* calls return CUBLAS_STATUS_NOT_INITIALIZED; cublasLtGetVersion returns 0")
+        .unavailable_text("cushim: cuBLASLt is unavailable; cushim::explain() says why and what to do")
+        .missing_text("cushim: the loaded cuBLASLt lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("CUBLAS_STATUS_NOT_SUPPORTED")
+        .blocked_returns("CUBLAS_STATUS_NOT_INITIALIZED")
+        .zeroed_outputs(cublaslt_zeroed_outputs);
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
-// cuBLASLt's table lines (stubs.hpp): the group column is unused.
-#define CUSHIM_API_cublasLt(group, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cublasLt, CUBLASWINAPI, ret, name, params, args, group)
+// cuBLASLt's table lines (stubs.hpp): the group column is unused; `define` is
+// CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cublasLt(define, group, ret, name, params, args) \
+  define(cublasLt, CUBLASWINAPI, ret, name, params, args, group)
+#define CUSHIM_HEADERS_cublasLt "cuBLASLt headers of CUDA " CUSHIM_STRINGIFY(CUDART_VERSION)

@@ -60,50 +60,47 @@ constexpr major_file driver_files[] = {{driver_compiled_major, {"libcuda.so.1", 
 constexpr const char* driver_zeroed_outputs[] = {"cuDriverGetVersion", "cuDeviceGetCount"};
 constexpr const char* driver_text_outputs[] = {"cuGetErrorString", "cuGetErrorName"};
 
-inline constexpr library_descriptor driver_descriptor{
-    library::driver,
-    "driver",
-    "CUDA driver API",
-    "the CUDA driver API",
-    driver_shimmed,
-    true,
-    "CUSHIM_CUDA_DRIVER",
-    "CUSHIM_CUDA_DRIVER is not defined: the program links the driver API itself, if it uses it",
-    driver_compiled_version,
-    driver_compiled_major,
-    driver_files,
-    "cuda",
-    "cuDriverGetVersion",
-    &driver_hooks::query_version,
-    &decode_cuda_version,
-    &encode_cuda_version,
-    false,
-    false,
-    true,
-    true,
-    "return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
-    true,
-    true,
-    nullptr,
-    {},
-    false,
-    {},
-    nullptr,
-    "cu* calls return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED; cuDriverGetVersion and cuDeviceGetCount set 0; "
-    "cuGetErrorString and cuGetErrorName give a text that points at cushim::explain()",
-    "cushim: the CUDA driver API is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded NVIDIA driver lacks this function; cushim::explain() says which copy was loaded",
-    "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
-    "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
-    driver_zeroed_outputs,
-    driver_text_outputs,
-    {&driver_hooks::refuse_link_time_stub, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-     &platform::driver_install_advice}};
+inline constexpr library_descriptor driver_descriptor =
+    describe_library(library::driver)
+        .key("driver")
+        .display_name("CUDA driver API")
+        .in_sentence("the CUDA driver API")
+        .shimmed(driver_shimmed)
+        .opt_in()
+        .disabled_by("CUSHIM_CUDA_DRIVER")
+        .disabled_why("CUSHIM_CUDA_DRIVER is not defined: the program links the driver API itself, if it uses it")
+        .compiled_version(driver_compiled_version)
+        .compiled_major(driver_compiled_major)
+        .files(driver_files)
+        .link_name("cuda")
+        .version_function("cuDriverGetVersion")
+        .query_version(&driver_hooks::query_version)
+        .decode_version(&decode_cuda_version)
+        .encode_version(&encode_cuda_version)
+        .newer_major_works()
+        .older_minor_works()
+        .older_minor_effect("return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND")
+        .system_only()
+        .reports_driver()
+        .effect(
+            "cu* calls return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED; cuDriverGetVersion and cuDeviceGetCount set 0; "
+            "cuGetErrorString and cuGetErrorName give a text that points at cushim::explain()")
+        .unavailable_text("cushim: the CUDA driver API is unavailable; cushim::explain() says why and what to do")
+        .missing_text(
+            "cushim: the loaded NVIDIA driver lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND")
+        .blocked_returns("CUDA_ERROR_SHARED_OBJECT_INIT_FAILED")
+        .zeroed_outputs(driver_zeroed_outputs)
+        .text_outputs(driver_text_outputs)
+        .before_version(&driver_hooks::refuse_link_time_stub)
+        .install_advice(&platform::driver_install_advice);
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
-// The driver API's table lines (stubs.hpp): the group column is unused.
-#define CUSHIM_API_driver(group, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(driver, CUDAAPI, ret, name, params, args, group)
+// The driver API's table lines (stubs.hpp): the group column is unused; `define` is
+// CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_driver(define, group, ret, name, params, args) \
+  define(driver, CUDAAPI, ret, name, params, args, group)
+#define CUSHIM_HEADERS_driver "CUDA driver API headers (CUDA_VERSION " CUSHIM_STRINGIFY(CUDA_VERSION) ")"

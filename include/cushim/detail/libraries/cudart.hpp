@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../api_tables.hpp"
+#include "../compatibility.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
 #include "../report.hpp"
@@ -46,6 +47,14 @@ inline platform::any_function wrap(const char* name, platform::any_function foun
   return reinterpret_cast<platform::any_function>(&device_count_zero_on_error);
 }
 
+// " (525.60.13 or newer: NVIDIA's minimum for CUDA 12.x)"; empty where NVIDIA names none.
+inline std::string minimum_driver_clause(int cuda_major) {
+  const minimum_driver_row* row = minimum_driver_for(cuda_major);
+  const char* driver = !row ? nullptr : platform::windows_names ? row->windows_driver : row->linux_driver;
+  if (!driver) return {};
+  return std::string(" (") + driver + " or newer: NVIDIA's minimum for CUDA " + std::to_string(cuda_major) + ".x)";
+}
+
 // The driver must support the runtime's major: the problem belongs to the driver's section.
 inline void cross_check(report& r, report_library& self) {
   const driver_status& d = r.driver.probe;
@@ -59,7 +68,7 @@ inline void cross_check(report& r, report_library& self) {
            ", older than the CUDA " + format_version(decode_cuda_version(cudart.version), false) + " runtime in use",
        d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
        "update the NVIDIA driver to one that supports CUDA " + std::to_string(cudart.version / 1000) +
-           ", or use a build for an older CUDA"});
+           minimum_driver_clause(cudart.version / 1000) + ", or use a build for an older CUDA"});
 }
 
 }  // namespace cudart_hooks
@@ -82,58 +91,52 @@ constexpr const char* cudart_startup_functions[] = {
     "__cudaRegisterManagedVar",   "__cudaRegisterHostVar",      "__cudaRegisterTexture",  "__cudaRegisterSurface",
     "__cudaRegisterUnifiedTable", "__cudaUnregisterFatBinary"};
 
-inline constexpr library_descriptor cudart_descriptor{
-    library::cudart,
-    "cudart",
-    "CUDA runtime",
-    "the CUDA runtime",
-    cudart_shimmed,
-    false,
-    "CUSHIM_NO_CUDART",
-    "CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)",
-    CUDART_VERSION,
-    CUSHIM_CUDART_MAJOR,
-    cudart_files,
-    "cudart",
-    "cudaRuntimeGetVersion",
-    &cudart_hooks::query_version,
-    &decode_cuda_version,
-    &encode_cuda_version,
-    false,
-    true,
-    false,
-    false,
-    "return cudaErrorSharedObjectSymbolNotFound",
-    false,
-    false,
-    "CUSHIM_CUDART_PATH",
-    {},
-    true,
-    cudart_pip_packages,
-    nullptr,
-    "cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the program's own kernels "
-    "and variables were registered as no-ops; count and version queries set 0",
-    "cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded CUDA runtime lacks this function; cushim::explain() says which copy was loaded",
-    "cudaErrorSharedObjectSymbolNotFound",
-    "cudaErrorSharedObjectInitFailed",
-    cudart_zeroed_outputs,
-    {},
-    {nullptr, nullptr, nullptr, &cudart_hooks::wrap, nullptr, nullptr, &cudart_hooks::cross_check},
-    cudart_startup_functions};
+inline constexpr library_descriptor cudart_descriptor =
+    describe_library(library::cudart)
+        .key("cudart")
+        .display_name("CUDA runtime")
+        .in_sentence("the CUDA runtime")
+        .shimmed(cudart_shimmed)
+        .disabled_by("CUSHIM_NO_CUDART")
+        .disabled_why("CUSHIM_NO_CUDART is defined: the program links the CUDA runtime itself (cudart_static)")
+        .compiled_version(CUDART_VERSION)
+        .compiled_major(CUSHIM_CUDART_MAJOR)
+        .files(cudart_files)
+        .link_name("cudart")
+        .version_function("cudaRuntimeGetVersion")
+        .query_version(&cudart_hooks::query_version)
+        .decode_version(&decode_cuda_version)
+        .encode_version(&encode_cuda_version)
+        .ask_file_when_zero()
+        .older_minor_effect("return cudaErrorSharedObjectSymbolNotFound")
+        .override_variable("CUSHIM_CUDART_PATH")
+        .in_toolkit()
+        .pip_packages(cudart_pip_packages)
+        .effect(
+            "cuda* calls and kernel launches return cudaErrorSharedObjectInitFailed; the program's own kernels "
+            "and variables were registered as no-ops; count and version queries set 0")
+        .unavailable_text("cushim: the CUDA runtime is unavailable; cushim::explain() says why and what to do")
+        .missing_text(
+            "cushim: the loaded CUDA runtime lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("cudaErrorSharedObjectSymbolNotFound")
+        .blocked_returns("cudaErrorSharedObjectInitFailed")
+        .zeroed_outputs(cudart_zeroed_outputs)
+        .wrap(&cudart_hooks::wrap)
+        .cross_check(&cudart_hooks::cross_check)
+        .startup_functions(cudart_startup_functions);
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
 // The runtime's table lines (stubs.hpp): the group column is the tier, and CUSHIM_CUDART_CORE
-// keeps only the core one.
-#define CUSHIM_API_cudart(tier, ret, name, params, args) CUSHIM_API_cudart_##tier(ret, name, params, args)
-#define CUSHIM_API_cudart_core(ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cudart, CUDARTAPI, ret, name, params, args, core)
+// keeps only the core one. `define` is CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cudart(define, tier, ret, name, params, args) \
+  CUSHIM_API_cudart_##tier(define, ret, name, params, args)
+#define CUSHIM_API_cudart_core(define, ret, name, params, args) define(cudart, CUDARTAPI, ret, name, params, args, core)
 #ifdef CUSHIM_CUDART_CORE
-#define CUSHIM_API_cudart_full(ret, name, params, args)
+#define CUSHIM_API_cudart_full(define, ret, name, params, args)
 #else
-#define CUSHIM_API_cudart_full(ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cudart, CUDARTAPI, ret, name, params, args, full)
+#define CUSHIM_API_cudart_full(define, ret, name, params, args) define(cudart, CUDARTAPI, ret, name, params, args, full)
 #endif
+#define CUSHIM_HEADERS_cudart "CUDA runtime headers (CUDART_VERSION " CUSHIM_STRINGIFY(CUDART_VERSION) ")"

@@ -338,51 +338,50 @@ inline void cross_check(report& r, report_library& self) {
 constexpr major_file cudnn_files[] = {{8, {"libcudnn.so.8", "cudnn64_8.dll"}}, {9, {"libcudnn.so.9", "cudnn64_9.dll"}}};
 constexpr const char* cudnn_home_variables[] = {"CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT_DIR"};
 constexpr const char* cudnn_pip_packages[] = {"cudnn"};
+constexpr const char* cudnn_text_outputs[] = {"cudnnGetLastErrorString"};
 
-inline constexpr library_descriptor cudnn_descriptor{
-    library::cudnn,
-    "cudnn",
-    "cuDNN",
-    "cuDNN",
-    true,
-    false,
-    "",
-    "",
-    CUDNN_VERSION,
-    CUDNN_MAJOR,
-    cudnn_files,
-    "cudnn",
-    "cudnnGetVersion",
-    &cudnn_hooks::query_version,
-    &decode_cudnn_version,
-    &encode_cudnn_version,
-    true,
-    false,
-    false,
-    false,
-    "return CUDNN_STATUS_NOT_SUPPORTED",
-    false,
-    false,
-    "CUSHIM_CUDNN_PATH",
-    cudnn_home_variables,
-    true,
-    cudnn_pip_packages,
-    "NVIDIA\\CUDNN",
-    "cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED; cudnnGetVersion returns 0",
-    "cushim: cuDNN is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded cuDNN lacks this function; cushim::explain() says which copy was loaded",
-    "CUDNN_STATUS_NOT_SUPPORTED",
-    "CUDNN_STATUS_NOT_INITIALIZED",
-    {},
-    {},
-    {&cudnn_hooks::check_sublibraries, &cudnn_hooks::check_sublibrary_versions, &cudnn_hooks::note_cuda_build, nullptr,
-     &cudnn_hooks::blocks_call, &cudnn_hooks::complete_status, &cudnn_hooks::cross_check, nullptr,
-     &cudnn_hooks::load_pending}};
+inline constexpr library_descriptor cudnn_descriptor =
+    describe_library(library::cudnn)
+        .key("cudnn")
+        .display_name("cuDNN")
+        .in_sentence("cuDNN")
+        .compiled_version(CUDNN_VERSION)
+        .compiled_major(CUDNN_MAJOR)
+        .files(cudnn_files)
+        .link_name("cudnn")
+        .version_function("cudnnGetVersion")
+        .query_version(&cudnn_hooks::query_version)
+        .decode_version(&decode_cudnn_version)
+        .encode_version(&encode_cudnn_version)
+        .version_has_patch()
+        .older_minor_effect("return CUDNN_STATUS_NOT_SUPPORTED")
+        .override_variable("CUSHIM_CUDNN_PATH")
+        .home_variables(cudnn_home_variables)
+        .in_toolkit()
+        .pip_packages(cudnn_pip_packages)
+        .windows_installer("NVIDIA\\CUDNN")
+        .effect("cudnn* calls return CUDNN_STATUS_NOT_INITIALIZED; cudnnGetVersion returns 0")
+        .unavailable_text("cushim: cuDNN is unavailable; cushim::explain() says why and what to do")
+        .missing_text("cushim: the loaded cuDNN lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("CUDNN_STATUS_NOT_SUPPORTED")
+        .blocked_returns("CUDNN_STATUS_NOT_INITIALIZED")
+        .text_outputs(cudnn_text_outputs)
+        .before_version(&cudnn_hooks::check_sublibraries)
+        .after_version(&cudnn_hooks::check_sublibrary_versions)
+        .adopted(&cudnn_hooks::note_cuda_build)
+        .blocks_call(&cudnn_hooks::blocks_call)
+        .complete_status(&cudnn_hooks::complete_status)
+        .cross_check(&cudnn_hooks::cross_check)
+        .load_pending(&cudnn_hooks::load_pending);
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
-// cuDNN's table lines (stubs.hpp): the group column is the sub-library that serves the function.
-#define CUSHIM_API_cudnn(sublibrary, ret, name, params, args) \
-  CUSHIM_DEFINE_STUB(cudnn, CUDNNWINAPI, ret, name, params, args, sublibrary)
+// cuDNN's table lines (stubs.hpp): the group column is the sub-library that serves the function;
+// `define` is CUSHIM_DEFINE_STUB or, for a function the headers may lack, CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_cudnn(define, sublibrary, ret, name, params, args) \
+  define(cudnn, CUDNNWINAPI, ret, name, params, args, sublibrary)
+#define CUSHIM_HEADERS_cudnn                                                                     \
+  "cuDNN " CUSHIM_STRINGIFY(CUDNN_MAJOR) "." CUSHIM_STRINGIFY(CUDNN_MINOR) "." CUSHIM_STRINGIFY( \
+      CUDNN_PATCHLEVEL) " headers"

@@ -108,48 +108,41 @@ constexpr major_file nvrtc_files[] = {{11, {"libnvrtc.so.11.2", "nvrtc64_112_0.d
 constexpr const char* nvrtc_pip_packages[] = {"cuda_nvrtc", "cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)};
 constexpr const char* nvrtc_zeroed_outputs[] = {"nvrtcVersion", "nvrtcGetNumSupportedArchs"};
 
-inline constexpr library_descriptor nvrtc_descriptor{
-    library::nvrtc,
-    "nvrtc",
-    "NVRTC",
-    "NVRTC",
-    nvrtc_shimmed,
-    true,
-    "CUSHIM_NVRTC",
-    "CUSHIM_NVRTC is not defined: the program links NVRTC itself, if it uses it",
-    nvrtc_compiled_version,
-    nvrtc_compiled_major,
-    nvrtc_files,
-    "nvrtc",
-    "nvrtcVersion",
-    &nvrtc_hooks::query_version,
-    &decode_cuda_version,
-    &encode_cuda_version,
-    false,
-    false,
-    false,
-    false,
-    "return NVRTC_ERROR_INTERNAL_ERROR",
-    false,
-    false,
-    "CUSHIM_NVRTC_PATH",
-    {},
-    true,
-    nvrtc_pip_packages,
-    nullptr,
-    "nvrtc* calls return NVRTC_ERROR_INTERNAL_ERROR; nvrtcVersion sets 0",
-    "cushim: NVRTC is unavailable; cushim::explain() says why and what to do",
-    "cushim: the loaded NVRTC lacks this function; cushim::explain() says which copy was loaded",
-    "NVRTC_ERROR_INTERNAL_ERROR",
-    "NVRTC_ERROR_INTERNAL_ERROR",
-    nvrtc_zeroed_outputs,
-    {},
-    {nullptr, nullptr, &nvrtc_hooks::locate_builtins, nullptr, nullptr, &nvrtc_hooks::complete_status}};
+inline constexpr library_descriptor nvrtc_descriptor =
+    describe_library(library::nvrtc)
+        .key("nvrtc")
+        .display_name("NVRTC")
+        .in_sentence("NVRTC")
+        .shimmed(nvrtc_shimmed)
+        .opt_in()
+        .disabled_by("CUSHIM_NVRTC")
+        .disabled_why("CUSHIM_NVRTC is not defined: the program links NVRTC itself, if it uses it")
+        .compiled_version(nvrtc_compiled_version)
+        .compiled_major(nvrtc_compiled_major)
+        .files(nvrtc_files)
+        .link_name("nvrtc")
+        .version_function("nvrtcVersion")
+        .query_version(&nvrtc_hooks::query_version)
+        .decode_version(&decode_cuda_version)
+        .encode_version(&encode_cuda_version)
+        .older_minor_effect("return NVRTC_ERROR_INTERNAL_ERROR")
+        .override_variable("CUSHIM_NVRTC_PATH")
+        .in_toolkit()
+        .pip_packages(nvrtc_pip_packages)
+        .effect("nvrtc* calls return NVRTC_ERROR_INTERNAL_ERROR; nvrtcVersion sets 0")
+        .unavailable_text("cushim: NVRTC is unavailable; cushim::explain() says why and what to do")
+        .missing_text("cushim: the loaded NVRTC lacks this function; cushim::explain() says which copy was loaded")
+        .missing_returns("NVRTC_ERROR_INTERNAL_ERROR")
+        .blocked_returns("NVRTC_ERROR_INTERNAL_ERROR")
+        .zeroed_outputs(nvrtc_zeroed_outputs)
+        .adopted(&nvrtc_hooks::locate_builtins)
+        .complete_status(&nvrtc_hooks::complete_status);
 
 }  // namespace
 }  // namespace detail
 }  // namespace cushim
 
 // NVRTC's table lines (stubs.hpp): the group column is unused; nvrtc.h declares no calling
-// convention.
-#define CUSHIM_API_nvrtc(group, ret, name, params, args) CUSHIM_DEFINE_STUB(nvrtc, , ret, name, params, args, group)
+// convention. `define` is CUSHIM_DEFINE_STUB or CUSHIM_DEFINE_DECLARED_STUB.
+#define CUSHIM_API_nvrtc(define, group, ret, name, params, args) define(nvrtc, , ret, name, params, args, group)
+#define CUSHIM_HEADERS_nvrtc "NVRTC headers of CUDA " CUSHIM_STRINGIFY(CUDART_VERSION)

@@ -48,27 +48,10 @@ inline const std::vector<std::string>& system_library_dirs() {
   return *dirs;
 }
 
-// system_library_dirs without a folder that is an earlier one reached again (merged /usr: /lib ->
-// usr/lib): the loader finds the same files there, so a search by name looks once.
-inline const std::vector<std::string>& distinct_system_library_dirs() {
-  static const std::vector<std::string>* dirs = [] {
-    auto* made = new std::vector<std::string>;
-    std::vector<file_identity> seen;
-    for (const std::string& dir : system_library_dirs()) {
-      file_identity id = identity_of(dir);
-      if (id.known() && std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
-      seen.push_back(id);
-      made->push_back(dir);
-    }
-    return made;
-  }();
-  return *dirs;
-}
-
 // What a probe child's search reads once made (child_probe.hpp): the cache and the system folders.
 inline void make_statics_for_child() {
   system_ld_so_cache();
-  distinct_system_library_dirs();
+  system_library_dirs();
 }
 
 // $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
@@ -96,6 +79,22 @@ class dependency_resolver {
   dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path)
       : cache_(cache_bytes), library_path_(std::move(library_path)) {}
 
+  // Another process than this one (a framework's Python process, worked out by the doctor's
+  // discovery): its cache bytes, its LD_LIBRARY_PATH and the libraries it has loaded, none of
+  // this process's.
+  dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path,
+                      std::vector<loaded_object> loaded)
+      : cache_(cache_bytes), library_path_(std::move(library_path)) {
+    list_loaded(std::move(loaded));
+  }
+
+  // That other process has loaded `objects` now: later answers find them there. Answers about
+  // files stay; the dependency walks, which depend on what is loaded, are made again.
+  void assume_loaded(std::vector<loaded_object> objects) {
+    list_loaded(std::move(objects));
+    closure_.clear();
+  }
+
   // The file the loader would use for `name` when the library at `requester_path` needs it (its
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
   // there was skipped; without `note_absent`, only the files met there (the folders where there is
@@ -104,8 +103,7 @@ class dependency_resolver {
                      load_kind = load_kind::by_path, bool note_absent = true) const {
     auto known = dirs_.find(requester_path);
     if (known == dirs_.end()) {
-      platform::file_source file(requester_path);
-      known = dirs_.emplace(requester_path, search_dirs_of(read_elf(file), requester_path)).first;
+      known = dirs_.emplace(requester_path, search_dirs_of(elf_of(requester_path).info, requester_path)).first;
     }
     return locate_in(name, known->second, searched, note_absent);
   }
@@ -118,23 +116,16 @@ class dependency_resolver {
 
   // inspect_file's answer, read once per file.
   outcome inspect(const std::string& path, std::string& why_not) const {
-    auto known = inspected_.find(path);
-    if (known == inspected_.end()) {
-      std::string why;
-      outcome result = inspect_file(path, why);
-      known = inspected_.emplace(path, std::make_pair(result, why)).first;
-    }
-    why_not = known->second.second;
-    return known->second.first;
+    const read_file& file = elf_of(path);
+    return inspect_elf(file.open_error, file.info, file.size, why_not);
   }
 
   // DT_NEEDED of `path`; `error` says why there are none when the file cannot be read.
   std::vector<std::string> needs(const std::string& path, std::string& error) const {
-    platform::file_source file(path);
-    if (!file.ok()) return error = file.error(), std::vector<std::string>();
-    elf_info info = read_elf(file);
-    if (info.error != elf_error::none) return error = info.error_detail, std::vector<std::string>();
-    return info.needed;
+    const read_file& file = elf_of(path);
+    if (!file.open_error.empty()) return error = file.open_error, std::vector<std::string>();
+    if (file.info.error != elf_error::none) return error = file.info.error_detail, std::vector<std::string>();
+    return file.info.needed;
   }
 
   // Every DT_NEEDED of `path` and of what they need in turn that the loader would not find.
@@ -149,8 +140,7 @@ class dependency_resolver {
     if (id.known()) closure_[key] = {};  // a cycle back to this file adds nothing
     if (closure_.size() > max_files) return {};
     std::vector<missing_dependency> result;
-    platform::file_source file(path);
-    elf_info info = read_elf(file);
+    const elf_info& info = elf_of(path).info;
     if (info.error == elf_error::none) {
       for (const std::string& name : info.needed) {
         std::vector<std::string> searched;
@@ -194,6 +184,27 @@ class dependency_resolver {
  private:
   static constexpr std::size_t max_files = 256;  // a dependency closure larger than this is not real
 
+  // A file as read once per resolver: why it could not be opened, or what its ELF says.
+  struct read_file {
+    std::string open_error;
+    elf_info info;
+    std::uint64_t size = 0;  // bytes
+  };
+
+  const read_file& elf_of(const std::string& path) const {
+    auto known = files_.find(path);
+    if (known != files_.end()) return known->second;
+    platform::file_source file(path);
+    read_file read;
+    if (file.ok()) {
+      read.info = read_elf(file);
+      read.size = file.size();
+    } else {
+      read.open_error = file.error();
+    }
+    return files_.emplace(path, std::move(read)).first->second;
+  }
+
   std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
                      std::vector<std::string>& searched) const {
     auto known = dirs_.find(requester_path);
@@ -217,7 +228,7 @@ class dependency_resolver {
       if (v == verdict::ends_search || v == verdict::blocks) return {};
     }
     if (cached.empty() && note_absent) searched.push_back("ld.so.cache: no entry");
-    return first_loadable(distinct_system_library_dirs(), name, searched, ended, note_absent);
+    return first_loadable(system_library_dirs(), name, searched, ended, note_absent);
   }
 
   // RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH: the folders searched before the cache for a
@@ -296,11 +307,15 @@ class dependency_resolver {
   }
 
   const std::vector<loaded_object>& loaded() const {
-    if (loaded_listed_) return loaded_;
-    loaded_ = loaded_objects();
-    loaded_listed_ = true;
-    for (const loaded_object& o : loaded_) loaded_name_at_.push_back(last_separator(o.path) + 1);
+    if (!loaded_listed_) list_loaded(loaded_objects());
     return loaded_;
+  }
+
+  void list_loaded(std::vector<loaded_object> objects) const {
+    loaded_ = std::move(objects);
+    loaded_listed_ = true;
+    loaded_name_at_.clear();
+    for (const loaded_object& o : loaded_) loaded_name_at_.push_back(last_separator(o.path) + 1);
   }
 
   std::string_view cache_;  // the system's, mapped for the life of the process, or the caller's
@@ -309,8 +324,8 @@ class dependency_resolver {
   mutable std::vector<loaded_object> loaded_;
   mutable std::vector<std::size_t> loaded_name_at_;  // where the file name of each starts in its path
   mutable bool loaded_listed_ = false;
-  mutable std::map<std::string, std::vector<std::string>> dirs_;              // search_dirs_of, per requester
-  mutable std::map<std::string, std::pair<outcome, std::string>> inspected_;  // path -> answer, why not
+  mutable std::map<std::string, std::vector<std::string>> dirs_;  // search_dirs_of, per requester
+  mutable std::map<std::string, read_file> files_;                // each file's ELF, read once
 };
 
 }  // namespace platform

@@ -42,7 +42,7 @@ inline void add_wheels(candidate_list& list, const std::string& where, const std
 // <lib>/python3*/<kind> for each kind (site-packages, dist-packages), in name order.
 inline std::vector<std::string> site_packages_in(const std::string& lib, std::initializer_list<const char*> kinds) {
   std::vector<std::string> pythons = list_folder(lib, "python3"), found;
-  std::sort(pythons.begin(), pythons.end());
+  sort_names(pythons);
   for (const std::string& py : pythons) {
     for (const char* kind : kinds) {
       std::string dir = join_path(join_path(lib, py), kind);
@@ -102,7 +102,8 @@ inline void add_system_rules(candidate_list& list, const library_descriptor& d) 
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);
   if (!d.in_toolkit) return;
-  for (const std::string& name : versioned_children("/usr/local", "cuda-" + std::to_string(compiled_cuda_major()) + ".")) {
+  for (const std::string& name :
+       versioned_children("/usr/local", "cuda-" + std::to_string(compiled_cuda_major()) + ".")) {
     std::string root = "/usr/local/" + name;
     list.add_dir(name + " (well-known)", join_path(root, "lib64"));
     list.add_dir(name + " (well-known)", join_path(root, "lib"));

@@ -33,9 +33,19 @@ class sublibrary_finder {
 
   // With a chosen view of the system, for tests.
   sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
-      : main_path_(main_path), resolver_(std::move(resolver)) {
+      : main_path_(main_path), own_(std::move(resolver)), resolver_(&own_) {
     main_version_ = release_of(main_path);
   }
+
+  // With another process's resolver, borrowed (the doctor's discovery, for every framework it
+  // looks at): what it has read of each file is kept there for the next one.
+  sublibrary_finder(const std::string& main_path, const dependency_resolver* shared)
+      : main_path_(main_path), own_(std::string_view(), {}, {}), resolver_(shared) {
+    main_version_ = release_of(main_path);
+  }
+
+  sublibrary_finder(const sublibrary_finder&) = delete;
+  sublibrary_finder& operator=(const sublibrary_finder&) = delete;
 
   // The copy cuDNN's own load of `file_name` would get, or empty. `searched` says where it looked
   // for `file_name`; `skipped` receives the files it met and passed over first, for any name.
@@ -47,7 +57,7 @@ class sublibrary_finder {
       // Only the name asked for needs its absent folders listed (`searched`, for a message).
       std::vector<std::string>& looked = name == file_name ? searched : other;
       looked.clear();
-      std::string found = resolver_.locate(name, main_path_, looked, load_kind::by_name, name == file_name);
+      std::string found = resolver_->locate(name, main_path_, looked, load_kind::by_name, name == file_name);
       if (skipped) {
         for (const std::string& entry : looked) {
           if (names_unusable_file(entry)) skipped->push_back(entry);
@@ -59,7 +69,7 @@ class sublibrary_finder {
     return {};
   }
 
-  bool loadable(const std::string& path, std::string& why_not) const { return resolver_.loadable(path, why_not); }
+  bool loadable(const std::string& path, std::string& why_not) const { return resolver_->loadable(path, why_not); }
 
   // The version in the real file's name, else the exported version word, read from the file:
   // nothing is run.
@@ -88,7 +98,7 @@ class sublibrary_finder {
   // What the loader would not find for `path`. dlopen searches the same places whichever way the
   // file itself was found, so how it is loaded does not matter here.
   std::vector<missing_dependency> missing(const std::string& path, load_kind kind) const {
-    return resolver_.missing(path, kind);
+    return resolver_->missing(path, kind);
   }
 
   // Files to load before `path`: none on Linux, where a dependency is found the same way however
@@ -123,7 +133,8 @@ class sublibrary_finder {
   long main_version_ = 0;       // release_of(main_path_)
   std::string root_word_path_;  // the root sub-library whose version word release_of read,
   long root_word_ = 0;          // and that word, which version_of gives again without reading it
-  dependency_resolver resolver_;
+  dependency_resolver own_;
+  const dependency_resolver* resolver_;  // own_, or a borrowed one
 };
 
 }  // namespace platform

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../missing_dependency.hpp"
@@ -38,6 +39,17 @@ inline bool is_api_set(const std::string& name) {
 // - load_kind::by_name: by bare name with plain LoadLibrary, as cuDNN loads its sub-libraries:
 //   the application's folder, System32, the Windows folder, the current folder, PATH. The
 //   current folder is left out here: cushim never counts on it (anyone can plant a file there).
+// Another process than this one (a framework's Python process, worked out by the doctor's
+// discovery): its executable's folder, the folders it added with AddDllDirectory
+// (os.add_dll_directory), which only LOAD_LIBRARY_SEARCH_DEFAULT_DIRS loads see, its PATH, and the
+// DLLs it has loaded, none of this process's.
+struct process_view {
+  std::string app_dir;
+  std::vector<std::string> user_dirs;
+  std::vector<std::string> path_dirs;
+  std::vector<std::string> loaded;  // full paths
+};
+
 class dependency_resolver {
  public:
   dependency_resolver()
@@ -49,16 +61,30 @@ class dependency_resolver {
     }
   }
 
+  explicit dependency_resolver(process_view view)
+      : app_dir_(std::move(view.app_dir)),
+        system_dir_(system_folder()),
+        windows_dir_(windows_folder()),
+        path_dirs_(std::move(view.path_dirs)),
+        user_dirs_(std::move(view.user_dirs)),
+        simulated_(true),
+        loaded_(std::move(view.loaded)) {}
+
+  // That other process has loaded `paths` now: later answers find them there.
+  void assume_loaded(std::vector<std::string> paths) { loaded_ = std::move(paths); }
+
   // The file Windows would use for `name` when loading `requester_path` (by_path) or a bare
   // name (by_name), or empty. API sets and DLLs already in the process count as present.
   std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
                      load_kind kind = load_kind::by_path) const {
     if (is_api_set(name)) return name;
-    std::string loaded = loaded_copy_path(name);
+    std::string loaded = loaded_path(name);
     if (!loaded.empty()) return loaded;
     std::vector<std::string> dirs;
     if (kind == load_kind::by_path) {
-      dirs = {parent_dir(requester_path), app_dir_, system_dir_};
+      dirs = {parent_dir(requester_path), app_dir_};
+      dirs.insert(dirs.end(), user_dirs_.begin(), user_dirs_.end());
+      dirs.push_back(system_dir_);
     } else {
       dirs = {app_dir_, system_dir_, windows_dir_};
       dirs.insert(dirs.end(), path_dirs_.begin(), path_dirs_.end());
@@ -128,7 +154,7 @@ class dependency_resolver {
       if (is_api_set(name) || parent_dir(found) == system_dir_) continue;  // the system's own DLLs fit
       check_exports(file, chain, name, found, result);
       through.push_back(found);
-      if (loaded_copy_path(name).empty()) walk(through, top, kind, preloads, visited, result);
+      if (loaded_path(name).empty()) walk(through, top, kind, preloads, visited, result);
     }
     for (const std::string& name : info.delay_imports) {
       std::vector<std::string> searched;
@@ -173,6 +199,15 @@ class dependency_resolver {
     return {};
   }
 
+  // A DLL of this name in the process (the other process's, when simulated).
+  std::string loaded_path(const std::string& name) const {
+    if (!simulated_) return loaded_copy_path(name);
+    for (const std::string& path : loaded_) {
+      if (pe_format::same_name_ignoring_case(file_name_of(path), name)) return path;
+    }
+    return {};
+  }
+
   static bool listed(const std::vector<std::string>& searched, const std::string& dir) {
     for (const std::string& s : searched) {
       if (pe_format::same_name_ignoring_case(s, dir)) return true;
@@ -196,6 +231,9 @@ class dependency_resolver {
   std::string system_dir_;
   std::string windows_dir_;
   std::vector<std::string> path_dirs_;
+  std::vector<std::string> user_dirs_;  // simulated: AddDllDirectory's folders
+  bool simulated_ = false;
+  std::vector<std::string> loaded_;  // simulated: the other process's DLLs
 };
 
 }  // namespace platform

@@ -45,15 +45,13 @@ inline void add_windows_root(candidate_list& list, const std::string& rule, cons
 // CUDA_PATH_V<major>_<minor> of the CUDA major the program was compiled for, newest minor first.
 inline std::vector<std::string> versioned_cuda_path_variables() {
   std::string prefix = "CUDA_PATH_V" + std::to_string(compiled_cuda_major()) + "_";
-  std::vector<std::pair<int, std::string>> found;
-  for (const std::string& name : environment_names()) {
+  std::vector<std::string> names;
+  for (std::string& name : environment_names()) {
     if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
     if (name.find_first_not_of("0123456789", prefix.size()) != std::string::npos) continue;
-    found.emplace_back(std::atoi(name.c_str() + prefix.size()), name);
+    names.push_back(std::move(name));
   }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<std::string> names;
-  for (auto& f : found) names.push_back(std::move(f.second));
+  sort_by_number_after(names, prefix.size());
   return names;
 }
 

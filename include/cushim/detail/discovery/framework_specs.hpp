@@ -1,0 +1,153 @@
+// Each framework discovery knows, as data: the pip distributions it comes in, the generated
+// Python file that says how it was built and the names of its values there, its CUDA-bound
+// native library on each platform, and the loader that loads it. frameworks.hpp reads them and
+// never names a framework; the loaders are in posix/ and windows/framework_loader.hpp.
+#pragma once
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace discovery {
+
+enum class loader_model {
+  torch,             // torch/__init__.py: Linux global deps and the nvidia wheels' fallback;
+                     // Windows add_dll_directory, then LoadLibraryExW(0x1100) of every torch/lib/*.dll
+  python_extension,  // loaded as Python loads an extension module or ctypes a library (3.8 and later)
+};
+
+struct framework_spec {
+  const char* name;               // "torch": how the report names it
+  const char* package;            // its folder in site-packages; null: found by its distribution only
+  const char* distributions[6];   // dist-info names, normalised ('-' and '.' as '_', lower case), null-ended
+  const char* version_file;       // '/'-separated, relative to site-packages; null: none
+  const char* version_key;        // its version there; null: the distribution's METADATA says
+  const char* cuda_key;           // the CUDA it was built for ("12.4", None for a CPU build)
+  const char* cudnn_key;          // the cuDNN it was built for
+  const char* hip_key;            // a ROCm build's HIP version
+  const char* cuda_build_key;     // True for a CUDA build, where the file says so
+  const char* rocm_build_key;     // True for a ROCm build
+  const char* architectures_key;  // the GPU architectures built ("sm_75", ...)
+  const char* by_name_keys[3];    // file names it loads by name at run time, where the file names them
+  const char* linux_native[3];    // its CUDA-bound library, the first that exists; null-ended
+  const char* windows_native[3];
+  bool cuda_in_distribution;     // the distribution's name says the CUDA major: cupy-cuda12x, jax-cuda12-plugin
+  const char* cpu_distribution;  // the distribution that is its CPU-only build, when its files do not say; or null
+  const char* cuda_install;      // how to install its CUDA build; "{cuda}" stands for a CUDA tag such as 124
+  loader_model loader;
+};
+
+constexpr framework_spec framework_specs[] = {
+    {"torch",
+     "torch",
+     {"torch", nullptr},
+     "torch/version.py",
+     "__version__",
+     "cuda",
+     nullptr,
+     "hip",
+     nullptr,
+     nullptr,
+     nullptr,
+     {nullptr},
+     {"torch/lib/libtorch_cuda.so", nullptr},
+     {"torch/lib/torch_cuda.dll", nullptr},
+     false,
+     nullptr,
+     "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu{cuda}",
+     loader_model::torch},
+    {"tensorflow",
+     "tensorflow",
+     {"tensorflow", "tensorflow_gpu", "tensorflow_cpu", "tensorflow_intel", "tf_nightly", nullptr},
+     "tensorflow/python/platform/build_info.py",
+     nullptr,
+     "cuda_version",
+     "cudnn_version",
+     nullptr,
+     "is_cuda_build",
+     "is_rocm_build",
+     "cuda_compute_capabilities",
+     {"cudart_dll_name", "cudnn_dll_name", nullptr},
+     {"tensorflow/python/_pywrap_tensorflow_internal.so", nullptr},
+     {"tensorflow/python/_pywrap_tensorflow_internal.pyd", nullptr},
+     false,
+     nullptr,
+     "pip install \"tensorflow[and-cuda]\" (Linux; TensorFlow 2.10 was the last with GPU support on native Windows)",
+     loader_model::python_extension},
+    {"onnxruntime",
+     "onnxruntime",
+     {"onnxruntime_gpu", "onnxruntime", nullptr},
+     "onnxruntime/capi/build_and_package_info.py",
+     "__version__",
+     "cuda_version",
+     "cudnn_version",
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     {nullptr},
+     {"onnxruntime/capi/libonnxruntime_providers_cuda.so", nullptr},
+     {"onnxruntime/capi/onnxruntime_providers_cuda.dll", nullptr},
+     false,
+     "onnxruntime",
+     "pip uninstall onnxruntime, then pip install onnxruntime-gpu (the two share the onnxruntime folder)",
+     loader_model::python_extension},
+    {"paddle",
+     "paddle",
+     {"paddlepaddle_gpu", "paddlepaddle", nullptr},
+     "paddle/version/__init__.py",
+     "full_version",
+     "cuda_version",
+     "cudnn_version",
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     {nullptr},
+     {"paddle/base/libpaddle.so", "paddle/fluid/libpaddle.so", nullptr},
+     {"paddle/base/libpaddle.pyd", "paddle/fluid/libpaddle.pyd", nullptr},
+     false,
+     nullptr,
+     "pip install paddlepaddle-gpu from the package index of a CUDA the driver supports",
+     loader_model::python_extension},
+    {"jax",
+     nullptr,
+     {"jax_cuda12_plugin", "jax_cuda13_plugin", nullptr},
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     {nullptr},
+     {"jax_plugins/xla_cuda12/xla_cuda_plugin.so", "jax_plugins/xla_cuda13/xla_cuda_plugin.so", nullptr},
+     {nullptr},
+     true,
+     nullptr,
+     "pip install \"jax[cuda12]\" (or jax[cuda13])",
+     loader_model::python_extension},
+    {"cupy",
+     "cupy",
+     {"cupy_cuda11x", "cupy_cuda12x", "cupy_cuda13x", nullptr},
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     {nullptr},
+     {nullptr},
+     {nullptr},
+     true,
+     nullptr,
+     "pip install cupy-cuda12x (or cupy-cuda13x) for the CUDA major the driver supports",
+     loader_model::python_extension},
+};
+
+}  // namespace discovery
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
