@@ -228,7 +228,7 @@ done
 # Build the benchmark programs.
 say "building"
 # Measurement-only variants, each built from a patched COPY of include/ (tools/patch_copy.py;
-# BENCHMARKS.md, "Proposed fixes"): "relaxed" (the per-call fix), "preflight_off" and
+# BENCHMARKS.md, "Misses: why, and the proposed fixes"): "relaxed" (the per-call fix), "preflight_off" and
 # "preflight_root_only" (first use). A variant whose pattern no longer matches is skipped.
 patched=()
 for p in relaxed preflight_off preflight_root_only; do

@@ -1,7 +1,7 @@
 // conv_forward: a float NCHW convolution with cuDNN, reached through cushim (no -lcudnn -lcudart),
 // checked against a CPU reference. Built with CUSHIM_CUBLAS it is mlp_forward: the convolution's
 // output then goes through a fully connected layer, a cuBLAS GEMM on the GPU (no -lcublas either).
-// Exit codes: gpu_example.hpp (README.md, "Examples").
+// Exit codes: gpu_example.hpp (docs/examples.md, "Examples").
 #ifdef CUSHIM_CUBLAS
 #include <cublasLt.h>
 #include <cublas_v2.h>

@@ -4,7 +4,7 @@
 // cuBLASLt and NVRTC when its build opts into them), then its own checks: the driver's version,
 // the dependencies of every library in use, the GPUs, cudnnCreate; then the machine as its users
 // have it (<cushim/machine.hpp>: toolkits, Python environments, frameworks, from their files); and
-// a verdict. Exit codes (README.md, "cushim-doctor"): 0 the libraries load and a GPU works; 1 a
+// a verdict. Exit codes (README.md, "The doctor"): 0 the libraries load and a GPU works; 1 a
 // library it shims is unavailable; 2 they load, with warnings (no driver, no GPU, cudnnCreate
 // failed, warnings in the report, a problem of a toolkit or a Python environment); 64 bad command
 // line; 73 the --record file cannot be written.
@@ -41,7 +41,7 @@ const char* usage =
     "  cudnnCreate, and explains every problem with what to do. Then, from their files alone, every\n"
     "  CUDA toolkit, every Python environment and the frameworks in it, each framework's CUDA\n"
     "  library resolved as that framework loads it (nothing is run, loaded or written).\n"
-    "  --json            print the report as JSON (README.md, \"cushim-doctor\")\n"
+    "  --json            print the report as JSON (docs/doctor.md, \"cushim-doctor\")\n"
     "  --record FILE     also write the versions found to FILE: date, OS, driver, CUDA runtime,\n"
     "                    cuDNN, the headers cushim was built with, paths, each environment's\n"
     "                    frameworks and the CUDA and cuDNN each would load\n"

@@ -17,7 +17,7 @@
 
 namespace example {
 
-// Exit codes (README.md, "Examples").
+// Exit codes (docs/examples.md, "Examples").
 constexpr int exit_matches = 0;      // the GPU's result matches the CPU reference within the tolerance
 constexpr int exit_differs = 1;      // it does not
 constexpr int exit_no_gpu = 3;       // no usable GPU or cuDNN: a library, the driver or the device is missing

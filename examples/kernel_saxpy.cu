@@ -1,7 +1,7 @@
 // kernel_saxpy: a program with its own kernel, built with nvcc and cushim (no CUDA runtime
 // linked): y = a * x + y on GPU 0 with a __global__ function and a __constant__ a, compared with
 // the CPU. nvcc registers the kernel and the constant before main through cushim's stubs.
-// Exit codes as the other examples (README.md, "Examples").
+// Exit codes as the other examples (docs/examples.md, "Examples").
 #include <cushim/cushim.hpp>
 
 #include <vector>

@@ -1,6 +1,6 @@
 // lstm_forward: inference of a two-layer LSTM with cuDNN's v8 RNN API (in cuDNN 8 and 9), reached
 // through cushim (no -lcudnn -lcudart), checked against a CPU LSTM with the same weights.
-// Exit codes: gpu_example.hpp (README.md, "Examples").
+// Exit codes: gpu_example.hpp (docs/examples.md, "Examples").
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
 

@@ -1,7 +1,7 @@
 // nvrtc_saxpy: a kernel compiled at run time with NVRTC and launched with the CUDA driver API, both
 // reached through cushim (no -lnvrtc -lcuda), its result checked against the CPU. Compiling needs
 // no GPU and always runs; without a usable GPU the program stops after it (exit 3), saying why.
-// Exit codes: gpu_example.hpp (README.md, "Examples").
+// Exit codes: gpu_example.hpp (docs/examples.md, "Examples").
 #include <cuda.h>
 #include <nvrtc.h>
 

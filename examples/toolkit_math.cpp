@@ -2,7 +2,7 @@
 // reached through cushim (no -lcufft -lcurand -lcusolver) and checked against the CPU: the
 // transform against a direct DFT, the device's Philox draws against the same generator run on
 // the host, and the solution of A x = b against the right-hand side it must give back.
-// Exit codes: gpu_example.hpp (README.md, "Examples").
+// Exit codes: gpu_example.hpp (docs/examples.md, "Examples").
 #include <cufft.h>
 #include <cufftXt.h>
 #include <curand.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: build cushim-doctor and run it on this machine. Extra arguments go to the doctor
-# (--json, --search-dir DIR). Exit code is the doctor's (README.md, "cushim-doctor").
+# (--json, --search-dir DIR). Exit code is the doctor's (README.md, "The doctor").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"

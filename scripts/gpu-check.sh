@@ -116,7 +116,7 @@ build_with_cmake() {
     for p in "${programs[@]}"; do cp "$build/examples/$p" "$build/$p"; done
 }
 
-# What the README's "Without CMake" line says: the headers, -ldl -pthread, no CUDA library.
+# What the "Without CMake" line of README.md, "Build systems" says: the headers, -ldl -pthread, no CUDA library.
 build_with_compiler() {
   local cxx=${CXX:-$(command -v g++ || command -v c++)}
   mkdir -p "$build"
@@ -130,7 +130,7 @@ build_with_compiler() {
     "$cxx" "${flags[@]}" -Wall -Wextra -Wpedantic -Werror -DCUSHIM_CUFFT -DCUSHIM_CURAND -DCUSHIM_CUSOLVER \
       "$root/examples/toolkit_math.cpp" -o "$build/toolkit_math" -ldl -pthread || return 1
   fi
-  # README, "Programs with kernels": the .cu by nvcc, the implementation file by the host compiler,
+  # docs/building.md, "Programs with kernels": the .cu by nvcc, the implementation file by the host compiler,
   # linked with -cudart none.
   [ -z "$nvcc" ] && return 0
   "$nvcc" "${flags[@]}" -ccbin "$cxx" -c "$root/examples/kernel_saxpy.cu" -o "$build/kernel_saxpy.o" &&

@@ -127,7 +127,7 @@ key_values parsed_json(const std::string& json_text) {
   return parse_key_values(r.out);
 }
 
-// The members the doctor adds beside "cushim", by object (README.md, "cushim-doctor --json").
+// The members the doctor adds beside "cushim", by object (docs/doctor.md, "cushim-doctor": `--json`).
 const std::vector<std::pair<std::string, std::vector<std::string>>> doctor_fields = {
     {"driver", {"version", "kernel_module_version", "why", "fix"}},
     {"dependencies[0]", {"file_name", "path", "error", "needs.length"}},

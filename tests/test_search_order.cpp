@@ -291,7 +291,7 @@ TEST_CASE("--no-env ignores every variable cushim reads") {
   CHECK(with_dir.get("cudnn.path") == copy);
   CHECK(with_dir.get("cudnn.found_by") == "options.search_dirs[0]");
 
-  // LD_LIBRARY_PATH is the system loader's own variable: read even then (README.md).
+  // LD_LIBRARY_PATH is the system loader's own variable: read even then (docs/checks.md, "What is checked, in order").
   call.args = {"--no-env"};
   call.env["LD_LIBRARY_PATH"] = tree.path("everywhere");
   probe_output with_ld_path = run_probe(call);

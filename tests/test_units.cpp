@@ -105,7 +105,7 @@ TEST_CASE("the opt-in libraries' files, per major, as the system loader names th
   CHECK(compiled_file_name(driver_descriptor) == std::string("libcuda.so.1"));
   CHECK(other_major_files(driver_descriptor).empty());  // every major's driver is libcuda.so.1
   // The files of the 13.0 toolkit here (readelf -d: their sonames), the majors before from NVIDIA's
-  // wheels, and the Windows names (README, "Windows").
+  // wheels, and the Windows names (docs/windows.md, "Windows").
   CHECK(file_name_for_major(cufft_descriptor, 12) == std::string("libcufft.so.12"));
   CHECK(file_name_for_major(cufft_descriptor, 10) == std::string("libcufft.so.10"));
   CHECK(file_name_for_major(curand_descriptor, 10) == std::string("libcurand.so.10"));

@@ -6,9 +6,9 @@ What it writes
                        cudart_13.inc, cuda_driver_12.inc, ...).
   table_versions.hpp   per table, the oldest header release it is used for (_MIN) and the newest
                        release it was built from (_NEWEST), in the library's version macro.
-  declared_arities.hpp per number of parameters, what a CUSHIM_API_DECLARED line needs
+  declared_arities.inc per number of parameters, what a CUSHIM_API_DECLARED line needs
                        (include/cushim/detail/declared_functions.hpp).
-  table_selection.hpp  which table of each library the headers in use get, or the #error that
+  table_selection.inc  which table of each library the headers in use get, or the #error that
                        says why none (tools/apigen/selection.py; detail/api_tables.hpp).
   library_tables.inc   the tables a build includes, opt-in ones behind their macro.
   descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
@@ -110,8 +110,8 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
                          for major in library.majors.values()]
     files = {built.file_name: render_table(built) for built in built_tables}
     files["table_versions.hpp"] = render_versions(built_tables)
-    files["declared_arities.hpp"] = render_declared_arities()
-    files["table_selection.hpp"] = render_selection(libraries)
+    files["declared_arities.inc"] = render_declared_arities()
+    files["table_selection.inc"] = render_selection(libraries)
     files["library_tables.inc"] = render_library_tables(libraries)
     files["descriptors.inc"] = render_descriptor_list(libraries)
     files["cushimLibraries.cmake"] = render_cmake(libraries)

@@ -1,6 +1,6 @@
 // The implementation TU of a program that opts into every library: cuBLAS and cuBLASLt, NVRTC, the
 // driver API, cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink, NVML and NCCL besides cuDNN and the
-// runtime (their headers first, as README's "Macros" says). bench/run.sh puts a stand-in nvml.h
+// runtime (their headers first, as README.md, "Macros" says). bench/run.sh puts a stand-in nvml.h
 // on the include path where the toolkit has none (tests/api_tables/synthetic_nvml.py).
 #include <cublasLt.h>
 #include <cublas_v2.h>

@@ -1,6 +1,6 @@
 // How the exported stub's slot load is written decides what GCC emits before the tail jump.
 // run.sh compiles this file with each compiler at -O2 and counts the instructions of every
-// function (BENCHMARKS.md, "Per call: stack arguments under GCC"). Nothing here is run.
+// function (BENCHMARKS.md, "Per call: g++ copies stack arguments in the stub"). Nothing here is run.
 #include <atomic>
 
 namespace {

@@ -16,7 +16,7 @@ namespace doctor {
 
 namespace diag = cushim::diagnostics;
 
-// Exit codes (README.md, "cushim-doctor").
+// Exit codes (README.md, "The doctor").
 constexpr int exit_usable = 0;         // the libraries load and a GPU works
 constexpr int exit_unavailable = 1;    // a library this build shims cannot be used
 constexpr int exit_warnings = 2;       // they load, but no GPU works or the report has warnings

@@ -1,6 +1,6 @@
 // The doctor's report for a program (--json): cushim::explain_json() unchanged under "cushim", with
 // the doctor's own checks beside it, written with cushim's own JSON writer. The layout is
-// documented in README.md ("cushim-doctor --json").
+// documented in docs/doctor.md, "cushim-doctor" (`--json`).
 #pragma once
 
 #include <string>

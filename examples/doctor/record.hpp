@@ -1,5 +1,5 @@
 // --record FILE: the versions found, one "key: value" line each, to keep beside results or attach to a
-// bug report (the environment_versions.txt of a careful experiment). Keys are documented in README.md.
+// bug report (the environment_versions.txt of a careful experiment). Keys: docs/doctor.md, "cushim-doctor".
 #pragma once
 
 #ifdef _WIN32

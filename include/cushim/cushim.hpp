@@ -18,11 +18,11 @@
 //   CUSHIM_NO_CUDART       shim cuDNN only (the app links cudart_static, nvcc's default).
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
 //                          event, error, version), for CUDA 12.0 headers (older than every
-//                          12.x manifest; README, "Supported headers").
+//                          12.x manifest; docs/supported-headers.md, "Supported headers").
 //   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> and <cublasLt.h>
 //                          before cushim); likewise CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT,
 //                          CUSHIM_CURAND, CUSHIM_CUSPARSE, CUSHIM_CUSOLVER, CUSHIM_NVJITLINK,
-//                          CUSHIM_NVML, CUSHIM_NCCL (README, "Macros"). Without them nothing of
+//                          CUSHIM_NVML, CUSHIM_NCCL (README.md, "Macros"). Without them nothing of
 //                          these is declared.
 //   CUSHIM_USE_BOOST_DLL   in the implementation TU: load through boost::dll::shared_library
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
@@ -78,7 +78,8 @@ enum class version_policy {
   same_major,              // major equal; an older minor is a warning, not a failure
 };
 
-// Why a library is unavailable. The numeric values are stable and documented in README.md.
+// Why a library is unavailable. The numeric values are stable and documented in docs/errors.md,
+// "Error codes".
 enum class error_code : int {
   ok = 0,
   not_found = 1,                // no candidate file exists anywhere cushim searched
@@ -104,7 +105,8 @@ const char* to_string(library lib);
 
 }  // namespace cushim
 
-// The implementation needs the types of <cushim/status.hpp>, which includes it at its end.
+// In the one implementation TU, the next public header on the way to the implementation
+// (diagnostics.hpp enters it).
 #ifdef CUSHIM_IMPLEMENTATION
 #include "status.hpp"
 #endif

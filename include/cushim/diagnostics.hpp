@@ -7,12 +7,6 @@
 #include <string>
 #include <vector>
 
-// status.hpp would start the implementation (CUSHIM_IMPLEMENTATION) before these declarations;
-// it comes at the end of this file instead.
-#if defined(CUSHIM_IMPLEMENTATION) && !defined(CUSHIM_DEFER_IMPLEMENTATION)
-#define CUSHIM_DEFER_IMPLEMENTATION
-#define CUSHIM_DIAGNOSTICS_DEFERRED
-#endif
 #include "detail/json.hpp"
 #include "status.hpp"
 
@@ -117,8 +111,13 @@ using detail::json_string;
 }  // namespace diagnostics
 }  // namespace cushim
 
-#ifdef CUSHIM_DIAGNOSTICS_DEFERRED
-#undef CUSHIM_DEFER_IMPLEMENTATION
-#undef CUSHIM_DIAGNOSTICS_DEFERRED
+// The one place the implementation is entered (CUSHIM_IMPLEMENTATION): the public headers lead
+// here in a line, cushim.hpp -> status.hpp -> diagnostics.hpp, so that whichever of them a file
+// includes first, every public declaration comes before the definitions.
+#ifdef CUSHIM_IMPLEMENTATION
+#include "detail/for_size.hpp"
+#include "detail/system_headers.hpp"
+CUSHIM_FOR_SIZE_BEGIN
 #include "detail/implementation.hpp"
+CUSHIM_FOR_SIZE_END
 #endif

@@ -18,7 +18,8 @@ namespace machine {
 
 // Something wrong, with why and what to do, in the tone of cushim::problem.
 struct problem {
-  std::string code;  // a stable name (README.md, "What discovery checks"): "cpu_only_build", ...
+  std::string code;  // a stable name (docs/doctor.md, "The toolkits and Python environments (discovery)"):
+                     // "cpu_only_build", ...
   std::string what;  // what is wrong
   std::string path;  // the file or folder concerned; empty if none
   std::string why;   // the reason, and what fails because of it
@@ -148,7 +149,7 @@ bool has_problems(const findings& f);
 // and each problem (WARNING, why, fix) when not.
 std::string text(const findings& f);
 
-// The same findings as one JSON object (README.md, "cushim-doctor --json": "discovery").
+// The same findings as one JSON object (docs/doctor.md, "cushim-doctor": `--json`, "discovery").
 std::string json(const findings& f);
 
 // What a record of the machine keeps (cushim-doctor --record): each environment's framework

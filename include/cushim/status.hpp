@@ -142,7 +142,7 @@ const status& status_of(library lib);
 // why, and what to do.
 std::string explain();
 
-// The same as JSON (schema in README.md).
+// The same as JSON (schema: docs/explain-json.md).
 std::string explain_json();
 
 // The stable name of a candidate's outcome, as used in explain_json().
@@ -154,13 +154,8 @@ void serve_probe_request(int argc, char** argv);
 
 }  // namespace cushim
 
-// In the one implementation TU: the API's definitions and the exported stubs. Here, after the
-// types they use; with CUSHIM_IMPLEMENTATION, cushim.hpp includes this header, so either header
-// leads here.
-#if defined(CUSHIM_IMPLEMENTATION) && !defined(CUSHIM_DEFER_IMPLEMENTATION)
-#include "detail/for_size.hpp"
-#include "detail/system_headers.hpp"
-CUSHIM_FOR_SIZE_BEGIN
-#include "detail/implementation.hpp"
-CUSHIM_FOR_SIZE_END
+// In the one implementation TU, the next public header on the way to the implementation, which
+// diagnostics.hpp enters at its end.
+#ifdef CUSHIM_IMPLEMENTATION
+#include "diagnostics.hpp"
 #endif

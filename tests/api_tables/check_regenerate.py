@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerating from headers of a release no manifest describes, as README's "Regenerating the
+"""Regenerating from headers of a release no manifest describes, as docs/supported-headers.md, "Regenerating the
 tables" says: they join their major's manifests as one more release.
 
 Copies the cuDNN headers, makes them one minor newer than the newest manifest of their major

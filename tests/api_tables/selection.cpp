@@ -1,7 +1,8 @@
 // Which tables api_tables.hpp picks for the version macros given with -D (no NVIDIA header is
-// included). EXPECT_<LIB>_MAJOR names the table each library must get; an opt-in library without
+// included, so the selection is included without api_tables.hpp, which brings them). EXPECT_<LIB>_MAJOR names the table each library must get; an opt-in library without
 // one must get none. Each picked table must preprocess with those macros.
-#include <cushim/detail/api_tables.hpp>
+#include <cushim/api/table_versions.hpp>
+#include <cushim/api/table_selection.inc>
 
 #if CUSHIM_CUDNN_MAJOR != EXPECT_CUDNN_MAJOR
 #error "api_tables.hpp picked another cuDNN table"

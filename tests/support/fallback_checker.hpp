@@ -40,7 +40,7 @@ struct fallback_checker {
     }
   }
 
-  // The documented fallback of each status type (README, "Error codes"; tools/libraries.json).
+  // The documented fallback of each status type (docs/errors.md, "Error codes"; tools/libraries.json).
   template <class R>
   bool expected(cushim::library lib, R result) {
     if (int status = unavailable_status(result); status >= 0) {

@@ -91,7 +91,7 @@ TEST_CASE("nvcuda.dll on PATH or under CUDA_PATH is not the driver: System32 onl
   CHECK_FALSE(contains(out.text, on_path + " ->"));
 }
 
-// The toolkit's other libraries under their Windows names (README, "Windows"): each found through
+// The toolkit's other libraries under their Windows names (docs/windows.md, "Windows"): each found through
 // its override as the recording DLL of its name, whose version function answers with the
 // headers' version, and an override to an empty folder naming the DLL it looked for. NVML is
 // looked for in System32 only, with no override, like nvcuda.dll.

@@ -15,7 +15,8 @@ namespace {
 
 // Default options: what the child checks depends only on the request. A request for something this
 // cushim does not know takes no step.
-inline void run_child_request(const probe_request& request, int fd) {
+template <class Request>
+void run_child_request(const Request& request, int fd) {
   if (request.what == "driver") return check_driver_in_child(request.path, fd);
   if (request.what == load_only_request) return load_file_in_child(request.path, fd);
   for (int i = 0; i < library_count; ++i) {

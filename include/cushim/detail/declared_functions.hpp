@@ -1,6 +1,6 @@
-// The table lines of functions that the headers in use may or may not declare (README,
-// "Supported headers"): a release between two manifests that disagree on a function, or older
-// than every manifest of its major. Such a line is
+// The table lines of functions that the headers in use may or may not declare
+// (docs/supported-headers.md, "Supported headers"): a release between two manifests that disagree
+// on a function, or older than every manifest of its major. Such a line is
 //   CUSHIM_API_DECLARED(library, group, ret, name, (params), (args), declared, arity)
 // whose ret and params are the nearest manifest's, for people and for the guards' test; the
 // stub is defined exactly when the headers declare the function `declared` (the name itself, or
@@ -55,10 +55,10 @@ struct declared_prototype {
   using result = R;
 };
 template <class F>
-struct absent_parameters;  // t0, t1, ...: absent<0>, absent<1>, ... (../api/declared_arities.hpp)
+struct absent_parameters;  // t0, t1, ...: absent<0>, absent<1>, ... (../api/declared_arities.inc)
 
 // prototype<decltype(address<name>())>: result and parameter types t0, t1, ... of the headers'
-// declaration; one specialization per number of parameters (../api/declared_arities.hpp).
+// declaration; one specialization per number of parameters (../api/declared_arities.inc).
 template <class F>
 struct prototype : absent_parameters<F> {  // null: not declared
   static constexpr bool declared = false;
@@ -84,7 +84,7 @@ struct keep<true, function> {
 }  // namespace detail
 }  // namespace cushim
 
-#include "../api/declared_arities.hpp"
+#include "../api/declared_arities.inc"
 
 // The stub's parameters, of the types the headers give them (placeholders where they declare no
 // such function), named p0, p1, ...
@@ -105,7 +105,7 @@ struct keep<true, function> {
       "cushim: the " CUSHIM_HEADERS_##lib                                                                              \
       " declare " #decl_name                                                                                           \
       " with another number of parameters than any manifest of tools/manifests: regenerate the "                       \
-      "tables from these headers (python3 tools/gen_api.py --headers DIR, README)");                                   \
+      "tables from these headers (python3 tools/gen_api.py --headers DIR, docs/supported-headers.md)");                \
   extern "C" inline cushim_declared_##name::prototype::result conv name CUSHIM_DECLARED_PARAMETERS(name, param_count); \
   CUSHIM_DEFINE_CXX_STUB(lib, conv, cushim_declared_##name::prototype::result, name,                                   \
                          CUSHIM_DECLARED_PARAMETERS(name, param_count), CUSHIM_DECLARED_ARGUMENTS(param_count), group) \

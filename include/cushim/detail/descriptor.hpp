@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "platform.hpp"
+#include "../status.hpp"
 #include "versions.hpp"
 
 #define CUSHIM_STRINGIFY2(x) #x
@@ -111,7 +112,7 @@ struct library_descriptor {
                                         // version compatibility: a 12.0 driver runs programs built with 12.x)
   const char* older_minor_effect = "";  // what an older minor than the headers' costs, when allowed
 
-  // Where it is searched (README.md, "Search order").
+  // Where it is searched (docs/search-order.md, "Search order (Linux)").
   bool system_only = false;     // only where the system installs it (platform::system_install_candidates), in
                                 // trusted folders, with no override: the driver, never a toolkit's stub
   bool reports_driver = false;  // its status is also the report's "NVIDIA driver" section
@@ -121,7 +122,7 @@ struct library_descriptor {
   fixed_list<const char*> pip_packages;     // site-packages/nvidia/<package>
   const char* windows_installer = nullptr;  // %ProgramFiles%\<it>\v<major>.*: NVIDIA's own installer; or null
 
-  // What calls do when it cannot be used (README.md, "Error codes").
+  // What calls do when it cannot be used (docs/errors.md, "Error codes").
   const char* effect = "";                 // for explain(): what calls return while it is unavailable
   const char* unavailable_text = "";       // what its text functions return while it is unavailable
   const char* missing_text = "";           // ... when the loaded copy lacks the function

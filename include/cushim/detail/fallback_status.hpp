@@ -1,5 +1,5 @@
 // The status a library's functions return when they cannot reach it. Each library's descriptor
-// file specialises fallback_status for its status type (README.md, "Error codes").
+// file specialises fallback_status for its status type (docs/errors.md, "Error codes").
 #pragma once
 
 #include <type_traits>

@@ -1,4 +1,4 @@
-// What a function returns when it cannot reach its library (README.md, "Error codes"): the
+// What a function returns when it cannot reach its library (docs/errors.md, "Error codes"): the
 // library's status for "unavailable" or "missing", and for the few functions that answer through
 // their arguments, those outputs set too. Shared by every stub of a return type.
 #pragma once
@@ -23,7 +23,7 @@ inline void** placeholder_handle() {
   return &handle;
 }
 
-// The value a function returns when it cannot reach the real library (README.md, "Error codes").
+// The value a function returns when it cannot reach the real library (docs/errors.md, "Error codes").
 template <library L, class R, failure Why>
 R fallback_value() {
   if constexpr (has_fallback_status<R>::value) {

@@ -1,5 +1,5 @@
-// fork() and every lock cushim takes, one rule (README.md, "Threads, fork(), cancellation and
-// signals"):
+// fork() and every lock cushim takes, one rule (docs/checks.md, "What is checked, in order": its
+// "Threads, fork(), cancellation and signals"):
 // - cushim takes its locks (a library's load, its status's completion, the dl lock, the options
 //   and the notes) only inside a pass through this gate (fork_pass, state.hpp).
 // - A fork by the program waits until no other thread is inside a pass (but for threads that are

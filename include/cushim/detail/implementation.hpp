@@ -1,6 +1,6 @@
 // Everything CUSHIM_IMPLEMENTATION adds: the public API's definitions and the exported stubs.
-// Included by status.hpp (which cushim.hpp includes with CUSHIM_IMPLEMENTATION) in exactly one
-// translation unit.
+// Entered at the end of diagnostics.hpp, where every public header leads with
+// CUSHIM_IMPLEMENTATION, in exactly one translation unit.
 #pragma once
 
 #include "../diagnostics.hpp"

@@ -5,7 +5,7 @@
 // RTLD_GLOBAL can no longer take over this module's calls to them (Windows DLLs never bind a
 // module's own calls elsewhere). CUSHIM_INTERPOSABLE keeps them default, for the one case the
 // linker refuses: an executable built without -fPIE that takes the address of a function a
-// shared library with cushim defines (README, "Two copies of cushim in one process").
+// shared library with cushim defines (docs/api.md, "Two copies of cushim in one process").
 #pragma once
 
 #if defined(__ELF__) && !defined(CUSHIM_INTERPOSABLE)

@@ -19,8 +19,11 @@ constexpr const char* probe_request_argument = "--cushim-probe-child";
 
 // The child's work: loads the file and takes the checks this process would take, naming each step
 // on fd before it takes it. Declared here for the loader and the driver probe, whose work it is;
-// defined in child_work.hpp, after them, which implementation.hpp includes.
-inline void run_child_request(const probe_request& request, int fd);
+// defined in child_work.hpp, after them, which implementation.hpp includes. A template (only ever
+// of probe_request) because an internal function declared and never defined is an error in a
+// translation unit that includes its callers without child_work.hpp (tests/check_headers_alone.sh).
+template <class Request>
+void run_child_request(const Request& request, int fd);
 
 }  // namespace
 }  // namespace detail

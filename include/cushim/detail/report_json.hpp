@@ -1,4 +1,4 @@
-// explain_json(): the report for a program (schema in README.md). Renders what checks.hpp found,
+// explain_json(): the report for a program (schema: docs/explain-json.md). Renders what checks.hpp found,
 // the same problems explain() shows; decides nothing.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The ordered list of places to look for a library (README.md, "Search order"): the rules every
+// The ordered list of places to look for a library (docs/search-order.md, "Search order (Linux)"): the rules every
 // platform shares, then the platform's own (search_rules.hpp of posix/ or windows/); a library the
 // system itself installs (the driver) only where it does (driver_files.hpp). Builds paths only;
 // the loader tries them. The explicit override and the already-loaded copy come

@@ -88,9 +88,10 @@ inline thread_local bool in_log_callback = false;
 
 inline void add_note(const std::string& text);
 
-// The log callback with one line (README.md, "options": what a callback may do). What it throws is
-// caught and ignored, with one note: it must end neither a load nor a cudnn* function, which is C,
-// into its caller. A thread that cancellation or pthread_exit ends unwinds on.
+// The log callback with one line (docs/api.md, "Public API": "The log callback" says what it may
+// do). What it throws is caught and ignored, with one note: it must end neither a load nor a
+// cudnn* function, which is C, into its caller. A thread that cancellation or pthread_exit ends
+// unwinds on.
 inline void call_log(log_function log, void* context, const std::string& line) {
   if (!log) return;
   struct inside {

@@ -4,6 +4,8 @@
 // its exported function is a C++ definition, which an earlier inline declaration makes inline.
 #pragma once
 
+#include "first_call.hpp"
+
 // The order of the hot-path load. x86-64 gives every load acquire semantics in hardware, while
 // g++ 12 treats an acquire load as a barrier and then copies a call's stack arguments before
 // the tail jump (25 extra instructions for cudnnConvolutionForward, BENCHMARKS.md). Elsewhere,

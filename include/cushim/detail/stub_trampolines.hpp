@@ -7,6 +7,8 @@
 // (Implib.so's trampolines work the same way).
 #pragma once
 
+#include "first_call.hpp"
+
 namespace cushim {
 namespace detail {
 namespace {

@@ -1,5 +1,5 @@
-// machine::json(): the findings as one JSON object (README.md, "cushim-doctor --json":
-// "discovery"), written with explain_json()'s writer. It renders; it decides nothing.
+// machine::json(): the findings as one JSON object (docs/doctor.md, "cushim-doctor":
+// `--json`, "discovery"), written with explain_json()'s writer. It renders; it decides nothing.
 #pragma once
 
 #include <string>

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../elf.hpp"
+#include "../../status.hpp"
 #include "../platform.hpp"
 
 namespace cushim {

@@ -1,4 +1,4 @@
-// The Linux part of the search order (README.md, "Search order (Linux)"): install roots, conda and
+// The Linux part of the search order (docs/search-order.md, "Search order (Linux)"): install roots, conda and
 // pip, then the system loader's own search done by cushim, then the toolkit's well-known folders.
 #pragma once
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../../status.hpp"
 #include "../pe.hpp"
 #include "../platform.hpp"
 

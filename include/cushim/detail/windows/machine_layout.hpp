@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../discovery/context.hpp"
+#include "../discovery/text_values.hpp"
 #include "../pe.hpp"
 #include "dependencies.hpp"
 #include "../sublibrary_specs.hpp"

@@ -1,4 +1,4 @@
-// The Windows part of the search order (README.md, "Search order (Windows)"): the places NVIDIA's
+// The Windows part of the search order (docs/windows.md, "Windows"): the places NVIDIA's
 // installers, conda and pip put the DLLs, then PATH, the installers' default folders and the
 // system's default DLL folders.
 #pragma once

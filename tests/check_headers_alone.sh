@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every header under include/ compiles on its own: each in a translation unit of its own, with the
+# project's warnings, so a header says what it needs instead of relying on what came before it.
+# On Linux every header but detail/windows/'s, which os.hpp includes only for Windows; with MinGW
+# detail/windows/ alone, as the rest is the same code. The generated api/*.inc are fragments of the
+# headers that include them, not headers.
+# usage: check_headers_alone.sh <c++ compiler> <include dir> <folder under it> <folder left out, or
+#        -> [more -I/-D flags...]
+set -u
+cxx="$1" include="$2" folder="$3" skipped="$4"
+shift 4
+cd "$include" || exit 2
+headers=$(find "$folder" -name '*.hpp' -not -path "$skipped/*" | sort)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# One compile per header, one per core at a time; each writes its errors to a log named after it.
+printf '%s\n' $headers | xargs -P "$(nproc)" -I{} bash -c '
+  log="$1/$(echo "$2" | tr / _).log"
+  printf "#include <%s>\n" "$2" | "$3" -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror \
+    -I. "${@:4}" -x c++ - >"$log" 2>&1 || echo "$2" >>"$1/failed"' bash "$work" {} "$cxx" "$@"
+count=$(printf '%s\n' $headers | grep -c .)
+if [ -s "$work/failed" ]; then
+  echo "$(grep -c . "$work/failed") of $count headers do not compile on their own:"
+  for h in $(sort "$work/failed"); do
+    echo "== $h"
+    grep -m3 'error' "$work/$(echo "$h" | tr / _).log"
+  done
+  exit 1
+fi
+echo "all $count headers under include/$folder compile on their own"
