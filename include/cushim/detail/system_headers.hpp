@@ -58,6 +58,15 @@
 #include <unistd.h>
 #endif
 
+// posix/dynamic_library.hpp: ThreadSanitizer's annotations, in its builds only.
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#include <sanitizer/tsan_interface.h>
+#endif
+#endif
+
 #ifdef CUSHIM_USE_BOOST_DLL
 #include <boost/dll/shared_library.hpp>
 #endif
