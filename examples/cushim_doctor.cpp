@@ -74,8 +74,11 @@ bool parse_arguments(int argc, char** argv, arguments& args) {
       args.help = true;
     } else if (std::strcmp(arg, "--search-dir") == 0 && has_value) {
       args.options.search_dirs.emplace_back(argv[++i]);
-    } else if (std::strcmp(arg, "--record") == 0 && has_value) {
+    } else if (std::strcmp(arg, "--record") == 0 && has_value && argv[i + 1][0] != '\0') {
       args.record_file = argv[++i];
+    } else if (std::strcmp(arg, "--record") == 0 && has_value) {
+      std::fprintf(stderr, "cushim-doctor: --record needs a file name, not an empty argument\n");
+      return false;
     } else if (std::strcmp(arg, "--python") == 0 && has_value) {
       args.pythons.emplace_back(argv[++i]);
     } else if (std::strcmp(arg, "--no-discover") == 0) {

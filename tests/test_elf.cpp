@@ -7,6 +7,8 @@
 
 #include <cushim/detail/elf.hpp>
 #include <cushim/detail/platform.hpp>
+#include <cushim/status.hpp>  // before binary_check.hpp, which uses cushim::outcome
+#include <cushim/detail/posix/binary_check.hpp>
 #include <cudnn_version.h>
 
 #include <chrono>
@@ -1032,6 +1034,29 @@ TEST_CASE("a real library with a flipped class or byte order, or cut short, is a
         std::string::npos);
   CHECK(cut.elf_class == 64);  // what was read before the error stays filled in
   CHECK(cut.machine == cushim::detail::native_elf_machine());
+}
+
+TEST_CASE("a file of another class or machine is named so, whatever else is wrong with it, as the loader sees it") {
+  test_support::temp_tree tree;
+  for (int elf_class : {32, 64}) {
+    CAPTURE(elf_class);
+    handmade_elf elf(elf_class, true);
+    std::string bytes = elf.bytes();
+    elf.put(bytes, elf.phnum_at(), 0, 2);             // no program headers: no PT_DYNAMIC, as a static executable has
+    if (elf_class == 64) elf.put(bytes, 18, 183, 2);  // AArch64
+    std::string path = tree.write_file("libcudnn.so." + std::to_string(elf_class), bytes);
+    std::string detail;
+    CHECK(cushim::detail::platform::inspect_file(path, detail) == cushim::outcome::wrong_architecture);
+    CHECK(detail == (elf_class == 32 ? "a 32-bit i386 library; this process is 64-bit x86-64"
+                                     : "a 64-bit AArch64 library; this process is 64-bit x86-64"));
+  }
+  handmade_elf native(64, true);  // this process's own class and machine: the missing segment is the reason
+  std::string bytes = native.bytes();
+  native.put(bytes, native.phnum_at(), 0, 2);
+  std::string detail;
+  CHECK(cushim::detail::platform::inspect_file(tree.write_file("libcudnn.so.9", bytes), detail) ==
+        cushim::outcome::bad_format);
+  CHECK(detail == "not a shared library: no PT_DYNAMIC segment: the file is statically linked, not a library");
 }
 
 TEST_CASE("damaged headers and dynamic sections: the exact error for each") {

@@ -224,6 +224,24 @@ TEST_CASE("a sub-library's missing dependency is named, with where it was looked
 }
 #endif
 
+#if CUDNN_MAJOR >= 9
+TEST_CASE("a sub-library the loader would refuse is not called OK: the doctor loads it, in a child, as a call would") {
+  temp_tree tree;
+  const std::string fixtures = CUSHIM_FIXTURE_DIR;
+  for (const auto& entry : std::filesystem::directory_iterator(fixtures + "/cudnn_tree")) {
+    tree.copy_file(entry.path().string(), entry.path().filename().string());
+  }
+  const std::string cnn = "libcudnn_cnn.so." + std::to_string(CUDNN_MAJOR);
+  tree.copy_file(fixtures + "/cnn_undefined_symbol/" + cnn, cnn);  // an undefined symbol: RTLD_NOW refuses it
+  process_result r = run(doctor, {}, with_cudnn_at(tree.root()));
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "    " + cnn + ": UNUSABLE, " + tree.path(cnn) + "\n      why: the system loader refused " +
+                            tree.path(cnn) + ": "));
+  CHECK(contains(r.out, "undefined symbol: cushim_fixture_defined_nowhere"));
+  CHECK(contains(r.out, "  WARNING: cuDNN's sub-library " + cnn + " is unusable"));
+}
+#endif
+
 TEST_CASE("--search-dir folders are searched first") {
   temp_tree first;
   process_result r = run(doctor, {"--search-dir", first.root()});
@@ -360,6 +378,13 @@ TEST_CASE("the doctor's command line: --help exits 0, anything it does not know 
     CHECK(contains(r.err, "usage: cushim-doctor"));
     CHECK(r.out.empty());
   }
+}
+
+TEST_CASE("--record with an empty file name is a bad command line: exit 64 and why") {
+  process_result r = run(doctor, {"--record", ""});
+  CHECK(r.exit_code == 64);
+  CHECK(contains(r.err, "cushim-doctor: --record needs a file name, not an empty argument"));
+  CHECK(r.out.empty());
 }
 
 TEST_CASE("without a usable GPU the examples exit 3 and explain why") {
@@ -519,6 +544,54 @@ TEST_CASE("a candidate that crashes, hangs or exits does not take the doctor dow
 
 // What a probe program does with a request (Windows' probe_program; the same code as the fork
 // child's): the steps on stdout, and the crash's own signal.
+TEST_CASE("a FIFO named libcuda.so.1 where the loader looks: the doctor names it, makes no call that loads it, ends") {
+  temp_tree tree;
+  std::string fifo = tree.make_fifo("llp/libcuda.so.1");
+  environment env = clean_environment();
+  env["LD_LIBRARY_PATH"] = tree.path("llp");
+  // NVIDIA's libraries that load the driver as they start (cuBLAS, cuBLASLt, cuDNN's precompiled
+  // engines) wait on it in their probe children, each until this limit.
+  env["CUSHIM_PROBE_TIMEOUT_MS"] = "3000";
+  process_result r = run(doctor, {"--json"}, env);  // cudaGetDeviceCount would wait on the FIFO forever
+  INFO(r.out << r.err);
+  key_values fields = parsed_json(r.out);
+  CHECK(contains(r.out,
+                 "\"what\":\"the system loader's search for libcuda.so.1 meets a FIFO before any driver: "
+                 "loading the driver by name would wait forever\",\"path\":\"" +
+                     fifo + "\""));
+  CHECK(fields.get("gpu_query.ran") == "false");
+  CHECK(fields.get("gpu_query.why") ==
+        "\"not run: the driver's load by name would wait forever on the FIFO " + fifo + "\"");
+  CHECK(fields.get("cudnn_create.ran") == "false");
+  CHECK_FALSE(contains(r.out, "remove or replace this file"));  // the FIFO is named, never a good copy
+#ifdef CUSHIM_CUBLAS
+  // cuBLAS cannot be loaded here: its load would never return.
+  CHECK(contains(r.out, "waits forever on a FIFO where the system loader looks\",\"path\":\"" + fifo + "\""));
+  CHECK(fields.get("verdict.exit_code") == "1");
+#else
+  CHECK(fields.get("verdict.exit_code") == "2");
+#endif
+}
+
+#if CUDNN_MAJOR >= 9
+TEST_CASE("a FIFO where cuDNN loads its root sub-library: the doctor names it, never the good copy, and ends") {
+  temp_tree tree;
+  const std::string name = "libcudnn_graph.so." + std::to_string(CUDNN_MAJOR) + "." + std::to_string(CUDNN_MINOR) +
+                           "." + std::to_string(CUDNN_PATCHLEVEL);
+  std::string fifo = tree.make_fifo("llp/" + name);
+  environment env = clean_environment();
+  env["LD_LIBRARY_PATH"] = tree.path("llp");
+  process_result r = run(doctor, {"--json"}, env);  // the doctor probes in children: one would wait in cudnnGetVersion
+  key_values fields = parsed_json(r.out);
+  CHECK(fields.get("verdict.exit_code") == "1");
+  CHECK(contains(r.out, "cuDNN's own load of its root sub-library libcudnn_graph.so." + std::to_string(CUDNN_MAJOR) +
+                            " would wait forever on a FIFO"));
+  CHECK(contains(r.out, "\"fix\":\"remove " + fifo + ", or take its folder out of LD_LIBRARY_PATH\""));
+  CHECK_FALSE(contains(r.out, "did not finish"));
+  CHECK_FALSE(contains(r.out, "remove or replace this file"));
+}
+#endif
+
 TEST_CASE("the doctor serves a probe request: its steps on stdout, then it ends as the candidate makes it") {
   const std::string crashing = std::string(CUSHIM_FIXTURE_DIR) + "/crashing_segv/" + cudnn_file;
   process_spec spec;  // not run(), which requires a normal exit

@@ -7,6 +7,7 @@
 #include <cudnn.h>
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -499,6 +500,65 @@ TEST_CASE("probe_in_child: a copy that crashes, aborts, hangs or exits in a chil
       CHECK(joined(out.all("cudnn.problem")) == joined({"ok|0|a copy of cuDNN that CUSHIM_SEARCH_PATH[0] found "
                                                         "crashed, ended the process or hung when loaded"}));
     }
+  }
+}
+
+TEST_CASE("probe_in_child: a host that ignores SIGCHLD or reaps every child still learns how each child ended") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"crashing_segv", "crashed with SIGSEGV in cudnnGetVersion"},
+      {"crashing_abort", "crashed with SIGABRT in cudnnGetVersion"},
+      {"crashing_constructor_exit", "ended the process (exit status 3) while loading"}};
+  for (const char* sigchld : {"ignore", "reap"}) {
+    for (const auto& [folder, how] : cases) {
+      CAPTURE(sigchld);
+      CAPTURE(folder);
+      probe_call call;
+      call.args = {"--sigchld", sigchld};
+      call.env["CUSHIM_SEARCH_PATH"] = std::string(CUSHIM_FIXTURE_DIR) + "/" + folder;
+      call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+      call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "4000";
+      probe_output out = run_probe(call);
+      INFO(out.text);
+      check_real_cudnn_from_cache(out);  // its child ended with "done" and exit 0, whoever reaped it
+      CHECK(out.all("cudnn.attempt").at(0) == "CUSHIM_SEARCH_PATH[0]|" + fixture(folder) + "|crashed|" + how +
+                                                  ", in a child process (probe_in_child); never loaded in this one");
+    }
+  }
+}
+
+TEST_CASE("probe_in_child: a child that is done at once is not waited for while a helper it started holds its pipe") {
+  probe_call call;
+  call.env["CUSHIM_CUDNN_PATH"] = fixture("crashing_grandchild");  // its constructor leaves a helper process
+  call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+  call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "60000";  // longer than run_probe waits
+  probe_output out = run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudnn.path") == fixture("crashing_grandchild"));
+}
+
+TEST_CASE("a candidate replaced between cushim's check and its load, by a FIFO or a cut copy, is refused, not loaded") {
+  for (const char* replacement : {"fifo", "cut"}) {
+    CAPTURE(replacement);
+    temp_tree tree;
+    // Its constructor, run in the probe child, renames FAKE_SWAP_IN over its own file.
+    std::string swapped = tree.copy_file(fixture("crashing_swap_on_load"), "lib/" + cudnn_file);
+    std::string in = std::string(replacement) == "fifo" ? tree.make_fifo("replacement")
+                                                        : tree.copy_file(real_cudnn(), "replacement");
+    if (std::string(replacement) == "cut") std::filesystem::resize_file(in, 8192);  // its headers, not its segments
+    probe_call call;
+    call.env["CUSHIM_SEARCH_PATH"] = tree.path("lib");
+    call.env["FAKE_SWAP_IN"] = in;
+    call.env["CUSHIM_PROBE_IN_CHILD"] = "1";
+    call.env["CUSHIM_PROBE_TIMEOUT_MS"] = "4000";
+    probe_output out = run_probe(call);  // a dlopen of the FIFO would never return
+    INFO(out.text);
+    check_real_cudnn_from_cache(out);
+    CHECK(out.all("cudnn.attempt").at(0) ==
+          "CUSHIM_SEARCH_PATH[0]|" + swapped + "|load_failed|changed between cushim's check and its load: " +
+              (std::string(replacement) == "fifo" ? "it is now not a regular file (FIFO, device or socket)"
+                                                  : "another file is at its path now, or it was rewritten") +
+              "; not loaded");
   }
 }
 

@@ -148,6 +148,28 @@ TEST_CASE("an optional sub-library is checked on the first call into it, not at 
   CHECK(sub_line(out, "cnn") == sub_file("cnn") + "|1|0|0|" + tree_dir("cudnn_tree") + "/" + sub_file("cnn") + "|");
 }
 
+TEST_CASE("a report made before the first call keeps the gate: the loader's refusal still gates the calls") {
+  temp_tree tree;
+  std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
+  tree.copy_file(tree_dir("cnn_undefined_symbol") + "/" + sub_file("cnn"), sub_file("cnn"));  // RTLD_NOW refuses it
+  probe_output out = probe_with_cudnn(dir, {"--explain-first", "--call-convolution"});
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudnnConvolutionForward") == std::to_string(CUDNN_STATUS_NOT_INITIALIZED));
+  // The report made at the end, after the call: the refusal, named.
+  const std::string cnn = dir + "/" + sub_file("cnn");
+  std::string explanation = out.text.substr(out.text.find("--- explain"));
+  CHECK(explanation.find("  WARNING: cuDNN's sub-library " + sub_file("cnn") +
+                         " is unusable; the cuDNN functions it "
+                         "serves return CUDNN_STATUS_NOT_INITIALIZED instead of letting cuDNN abort the process\n"
+                         "    file: " +
+                         cnn + "\n    why:  the system loader refused " + cnn + ": " + cnn +
+                         ": undefined symbol: cushim_fixture_defined_nowhere\n") != std::string::npos);
+  CHECK(explanation.find("  WARNING: cudnnConvolutionForward needs " + sub_file("cnn") +
+                         ", which is unusable (see above); it returns CUDNN_STATUS_NOT_INITIALIZED") !=
+        std::string::npos);
+}
+
 TEST_CASE("a first call into a sub-library that cannot load falls back, and the report says why") {
   temp_tree tree;
   std::string dir = copy_tree(tree, "cudnn_tree", "cnn");
@@ -439,7 +461,33 @@ TEST_CASE("a cuDNN call made from the log callback while cuDNN loads gets the fa
   probe_output out = run_probe(call);
   INFO(out.text);
   CHECK(out.get("reentrant.cudnnGetErrorString") ==
-        "cushim: cuDNN is unavailable; cushim::explain() says why and what to do");
+        "cushim: this library is still being loaded on this thread (the call came from inside its load: the log "
+        "callback, a library's constructor or a signal handler); call again once the load is done");
   CHECK(out.get("cudnn.code") == "ok");
   CHECK(out.get("then.cudnnGetErrorString") == "CUDNN_STATUS_SUCCESS");  // the real cuDNN's text
+}
+
+TEST_CASE("a log callback that throws on the line about a missing function: the call returns its fallback") {
+  probe_call call;
+  call.args = {"--log-throws-on-missing"};
+  call.env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_no_create");
+  probe_output out = run_probe(call);  // an exception through cudnnCreate would end the probe
+  INFO(out.text);
+  CHECK(out.get("cudnnCreate") == std::to_string(int(CUDNN_STATUS_NOT_SUPPORTED)));
+  CHECK(out.text.find("\nNOTE: the log callback threw an exception (first on the line \"cushim: cuDNN: cudnnCreate "
+                      "is not exported by " +
+                      fixture("cudnn_no_create") +
+                      "; calls to it return the 'not supported' fallback\"); cushim ignores what it throws and goes "
+                      "on\n") != std::string::npos);
+}
+
+TEST_CASE("a log callback that calls configure() on every line: each is refused, one note says so, nothing recurses") {
+  probe_call call;
+  call.args = {"--configure-from-log"};
+  probe_output out = run_probe(call);  // endless recursion would end the probe with SIGSEGV
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  const std::string note = "\nNOTE: configure() was called after a library was loaded; the new options were ignored.";
+  CHECK(out.text.find(note) != std::string::npos);
+  CHECK(out.text.find(note) == out.text.rfind(note));
 }

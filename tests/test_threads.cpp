@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -112,4 +113,125 @@ TEST_CASE("fork() while another thread loads cuDNN: the child sees the load fini
   CHECK(out.get("child.cudnn.code") == "ok");
   CHECK(out.get("child.cudnn.attempts") == out.get("parent.cudnn.attempts"));
   CHECK(out.get("parent.cudnn.code") == "ok");
+}
+
+namespace {
+
+// A hostile mode of cushim_probe (tests/probe/hostile_modes.hpp) with this environment.
+test_support::probe_output run_mode(const std::string& mode,
+                                    test_support::environment env = test_support::clean_environment()) {
+  test_support::probe_call call;
+  call.args = {"--mode", mode};
+  call.env = std::move(env);
+  // Forked children inherit std::threads they do not run, which TSan reports as leaked (exit 66).
+  const char* tsan = std::getenv("TSAN_OPTIONS");
+  call.env["TSAN_OPTIONS"] = (tsan ? std::string(tsan) + ":" : std::string()) + "report_thread_leaks=0";
+  return test_support::run_probe(call);  // a deadlock ends in its 20 s limit, and fails
+}
+
+}  // namespace
+
+TEST_CASE("two first loads at once, each probing its candidates in a child: neither waits for the other") {
+  test_support::probe_output out = run_mode("two-first-loads");
+  INFO(out.text);
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudart.code") == "ok");
+}
+
+TEST_CASE("a probe child made while another thread loads a sub-library is not left waiting for cushim's dl lock") {
+  test_support::temp_tree tree;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_tree")) {
+    tree.copy_file(entry.path().string(), entry.path().filename().string());
+  }
+  const std::string cnn = "libcudnn_cnn.so." + std::to_string(CUDNN_MAJOR);
+  tree.copy_file(fixture("cnn_slow_constructor", cnn), cnn);  // its constructor takes a second
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = tree.root();
+  test_support::probe_output out = run_mode("probe-while-sublibrary-loads", env);
+  INFO(out.text);
+  CHECK(out.get("cnn_loaded_meanwhile") == "yes");
+  CHECK(out.get("cudart.code") == "ok");
+  for (const std::string& a : out.all("cudart.attempt")) CHECK(a.find("|crashed|") == std::string::npos);
+}
+
+TEST_CASE("fork() while another thread makes a report: the child finds the report's locks free") {
+#if defined(__SANITIZE_ADDRESS__) || defined(CUSHIM_PROGRAMS_UNDER_ASAN)  // the probe's build
+  // Seen: the child waits in __sanitizer::SizeClassAllocator64::GetFromAllocator, on a lock the
+  // reporting thread held at the fork. The default and TSan builds run this case.
+  MESSAGE(
+      "skipped under AddressSanitizer: GCC 12's ASan allocator is not locked around fork(), so a child "
+      "of a process whose other thread allocates can wait on its lock forever (a lock not cushim's)");
+  return;
+#endif
+  test_support::temp_tree tree;
+  tree.copy_file(fixture("cudnn_good", CUSHIM_CUDNN_FILE), CUSHIM_CUDNN_FILE);
+  std::string path = tree.root();
+  // Listed by the report, after the copy in use (one environment string holds at most 128 KiB).
+  for (int i = 0; i < 10000; ++i) path += ":/n" + std::to_string(i);
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_SEARCH_PATH"] = path;
+  test_support::probe_output out = run_mode("fork-during-explain", env);
+  INFO(out.text);
+  CHECK(out.get("stuck_children") == "0");
+}
+
+TEST_CASE("fork() while another thread resolves a symbol: the child finds cushim's dl lock free") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  test_support::probe_output out = run_mode("fork-during-resolve", env);
+  INFO(out.text);
+  CHECK(out.get("stuck_children") == "0");
+}
+
+TEST_CASE("fork() while one thread loads and another waits at the fork gate: the child starts afresh") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  env["CUSHIM_CUDART_PATH"] = fixture("cudart_good", CUSHIM_CUDART_FILE);
+  test_support::probe_output out = run_mode("fork-with-gate-waiter", env);
+  INFO(out.text);
+  CHECK(out.get("child.exit") == "0");
+  CHECK(out.get("cudnn.code") == "ok");
+  CHECK(out.get("cudart.code") == "ok");
+}
+
+TEST_CASE("a signal handler that calls cuDNN early in the main thread's first call gets the fallback, once") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  test_support::probe_output out = run_mode("signal-in-first-call", env);
+  INFO(out.text);
+  CHECK(out.get("handler.cudnnGetVersion") == "0");
+  CHECK(out.get("main.cudnnGetVersion") == std::to_string(CUDNN_VERSION));
+  CHECK(out.get("then.cudnnGetVersion") == std::to_string(CUDNN_VERSION));
+}
+
+// ASan's stack poisoning survives pthread_cancel's unwinding, and its own sigaltstack interceptor
+// then trips on it (google/sanitizers#1399: "CHECK failed ... kCurrentStackFrameMagic"); with
+// its fake stack the frames are not on the thread's stack. No effect without ASan.
+test_support::environment for_cancellation(test_support::environment env) {
+  std::string& asan = env["ASAN_OPTIONS"];
+  asan += (asan.empty() ? "" : ":") + std::string("detect_stack_use_after_return=1");
+  return env;
+}
+
+TEST_CASE("a thread that ends in the log callback during the first load unwinds; the next call loads cuDNN") {
+  for (const char* mode : {"exit-in-log", "cancel-in-log"}) {
+    CAPTURE(mode);
+    test_support::environment env = for_cancellation(test_support::clean_environment());
+    env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+    test_support::probe_output out = run_mode(mode, env);
+    INFO(out.text);
+    CHECK(out.get("thread.ended") == (std::string(mode) == "exit-in-log" ? "exited" : "cancelled"));
+    CHECK_FALSE(out.has("thread.cudnnGetVersion"));
+    CHECK(out.get("main.cudnnGetVersion") == std::to_string(CUDNN_VERSION));
+    CHECK(out.get("cudnn.code") == "ok");
+  }
+}
+
+TEST_CASE("a thread cancelled while a probe child runs unwinds, and the child is ended and reaped") {
+  test_support::environment env = for_cancellation(test_support::clean_environment());
+  env["CUSHIM_CUDNN_PATH"] = fixture("crashing_loop", CUSHIM_CUDNN_FILE);  // never returns from cudnnGetVersion
+  test_support::probe_output out = run_mode("cancel-in-probe", env);
+  INFO(out.text);
+  CHECK(out.get("thread.ended") == "cancelled");
+  CHECK(out.get("children_left") == "none");
 }

@@ -35,6 +35,9 @@ TEST_CASE("PATH-like lists keep empty and relative entries, marked") {
   CHECK(split_path_list(":").size() == 2);
   CHECK(join_path("/a/b/", "libx.so") == "/a/b/libx.so");
   CHECK(join_path("/", "libx.so") == "/libx.so");
+  std::string reused = "/a longer path left from the last name/libcudnn_ops.so.9";
+  join_path_into(reused, "/b//", "liby.so");  // the buffer's old text is gone
+  CHECK(reused == "/b/liby.so");
   CHECK(parent_dir("/usr/bin/app") == "/usr/bin");
   CHECK(parent_dir("/app") == "/");
   CHECK(parent_dir("app").empty());

@@ -171,9 +171,19 @@ inline void record_call(gpu_check& g, const std::string& call, cudaError_t error
   g.error_text = cudaGetErrorString(error);
 }
 
+// Why the doctor makes no call that loads the driver: the system loader's search for it meets a
+// FIFO first, and such a call would wait on it forever. Empty when nothing stands in the way.
+inline advice blocked_driver_advice(const driver_check& d) {
+  if (d.driver.blocked_by.empty()) return {};
+  return {"not run: the driver's load by name would wait forever on the FIFO " + d.driver.blocked_by,
+          "remove it (the driver's ERROR above says where the loader looks)"};
+}
+
 inline gpu_check check_gpus(const driver_check& d, const cushim::status& cudart) {
   gpu_check g;
   if (!cushim::available(cushim::library::cudart)) return g;
+  g.help = blocked_driver_advice(d);
+  if (!g.help.why.empty()) return g;
   g.ran = true;
   int count = 0;
   record_call(g, "cudaGetDeviceCount", cudaGetDeviceCount(&count));
@@ -221,6 +231,8 @@ inline advice create_advice(const cudnn_create_check& c, const driver_check& d, 
 inline cudnn_create_check check_cudnn_create(const driver_check& d, const gpu_check& g) {
   cudnn_create_check c;
   if (!cushim::available(cushim::library::cudnn)) return c;
+  c.help = blocked_driver_advice(d);
+  if (!c.help.why.empty()) return c;
   c.ran = true;
   cudnnHandle_t handle = nullptr;
   c.status = cudnnCreate(&handle);
@@ -273,6 +285,9 @@ inline std::string unavailable_text(const findings& f) {
 // The reasons a machine whose libraries load still cannot be called usable.
 inline std::vector<std::string> warning_reasons(const findings& f) {
   std::vector<std::string> reasons;
+  if (!f.driver.driver.blocked_by.empty()) {
+    reasons.push_back("the driver's load by name would wait forever on the FIFO " + f.driver.driver.blocked_by);
+  }
   if (!f.driver.driver.found) {
     reasons.push_back("no NVIDIA driver was found, so nothing runs on a GPU");
   } else {
@@ -329,8 +344,11 @@ inline findings examine() {
   f.driver = check_driver();
   f.nvml = diag::nvml();
   // Every library loaded before any status is read: cuDNN's check of what its loads by name
-  // would find then sees the cuBLASLt and NVRTC this program loaded.
+  // would find then sees the cuBLASLt and NVRTC this program loaded. Their sub-libraries are loaded
+  // as first calls would (in children: the doctor sets probe_in_child), so that what the report
+  // calls usable is what those calls will find.
   for (cushim::library lib : diag::libraries()) cushim::available(lib);
+  for (cushim::library lib : diag::libraries()) diag::load_sublibraries(lib);
   for (cushim::library lib : diag::libraries()) f.libraries.push_back(&cushim::status_of(lib));
   f.files = check_files(f.libraries);
   f.gpus = check_gpus(f.driver, f.of(cushim::library::cudart));

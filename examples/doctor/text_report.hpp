@@ -64,7 +64,9 @@ inline void append_dependencies(std::string& out, const std::vector<library_file
 
 inline void append_gpus(std::string& out, const gpu_check& g) {
   if (!g.ran) {
-    out += "GPUs: not checked: the CUDA runtime is unavailable\n";
+    out += "GPUs: not checked: " + (g.help.why.empty() ? std::string("the CUDA runtime is unavailable") : g.help.why) +
+           "\n";
+    if (!g.help.fix.empty()) out += "  fix: " + g.help.fix + "\n";
     return;
   }
   out += "GPUs: " + (g.gpus.empty() ? std::string("none") : std::to_string(g.gpus.size())) + "\n";
@@ -82,7 +84,7 @@ inline void append_gpus(std::string& out, const gpu_check& g) {
 
 inline void append_create(std::string& out, const cudnn_create_check& c) {
   if (!c.ran) {
-    out += "cudnnCreate: not tried: cuDNN is unavailable\n";
+    out += "cudnnCreate: not tried: " + (c.help.why.empty() ? std::string("cuDNN is unavailable") : c.help.why) + "\n";
     return;
   }
   out += "cudnnCreate: " + c.status_name + " (" + std::to_string(int(c.status)) + ")\n";

@@ -19,6 +19,9 @@ struct driver_info {
   int cuda_version = 0;        // the newest CUDA it supports (cuDriverGetVersion), M*1000+m*10
   std::string version;         // its own version, from its file ("550.54.15"); empty when unknown
   std::string install_advice;  // what to do on this platform without one
+  // A FIFO the system loader's search for the driver meets before any driver: the first call of
+  // the CUDA runtime or cuDNN that loads the driver by name would wait on it forever. Empty: none.
+  std::string blocked_by;
 };
 
 // The driver, probed once (never routed to: the CUDA runtime loads it itself).
@@ -69,6 +72,14 @@ struct reported_problem {
 
 // Every WARNING and ERROR explain() and explain_json() show, in explain()'s order.
 std::vector<reported_problem> problems();
+
+// Loads every file the library loads by name itself that no call has needed yet (cuDNN's
+// sub-libraries), as its first call would, so that what a report made after calls usable is what
+// those calls will find: one the system loader refuses is unusable, and its functions return the
+// fallback, as after such a call. Under probe_in_child each is loaded in a child process only (a
+// crash there is named, and the first call still loads it here). A report alone checks these files
+// without loading them, which misses what only a load shows (an undefined symbol).
+void load_sublibraries(library lib);
 
 struct dependency {
   std::string name;                   // as the file names it (DT_NEEDED, the import table)

@@ -99,11 +99,16 @@ struct status {
 // Called once per event with one line of text; context is passed through unchanged.
 using log_function = void (*)(std::string_view line, void* context);
 
-// One path per library, indexed by library: files[library::cudnn].
+// One path per library, indexed by library: files[library::cudnn]. A value that is no library
+// (library(99)) names `unused`, which cushim never reads.
 struct library_files {
-  std::string& operator[](library lib) { return paths[int(lib)]; }
-  const std::string& operator[](library lib) const { return paths[int(lib)]; }
+  std::string& operator[](library lib) { return known(lib) ? paths[int(lib)] : unused; }
+  const std::string& operator[](library lib) const { return known(lib) ? paths[int(lib)] : unused; }
   std::string paths[library_count];
+  std::string unused;
+
+ private:
+  static bool known(library lib) { return int(lib) >= 0 && int(lib) < library_count; }
 };
 
 // What configure() sets; the defaults are what cushim does without it.

@@ -7,10 +7,14 @@
 //                [--library-file LIBRARY P]
 //                [--policy same_major|same_major_newer_minor] [--configure-late] [--log] [--explain-from-log]
 //                [--reenter-from-log] [--configure-again] [--create-first] [--json]
-//                [--call-convolution] [--convolution-first] [--preload FILE]... [--crash-handler]
-//                [--mode status | --mode threads N | --mode fork]
+//                [--call-convolution] [--convolution-first] [--explain-first] [--preload FILE]...
+//                [--crash-handler] [--sigchld ignore|reap] [--log-throws-on-missing] [--configure-from-log]
+//                [--mode status | --mode threads N | --mode fork | --mode <a mode of hostile_modes.hpp>]
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
 // --crash-handler installs SIGSEGV/SIGABRT handlers that exit 7, as a host's crash reporter would.
+// --sigchld ignore sets SIGCHLD to SIG_IGN (children are reaped by the kernel); --sigchld reap
+// installs a SIGCHLD handler that reaps every child, as some hosts do.
+// --explain-first makes a report before any other call.
 // --convolution-first calls cudnnGetVersion and cudnnConvolutionForward before asking for any
 // status, and says whether cuDNN's cnn sub-library was in the process before and after.
 // Exit status: 0 when it ran (whatever it found), 2 on bad arguments.
@@ -27,6 +31,7 @@
 #endif
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,9 +40,14 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#ifndef _WIN32
+#include "hostile_modes.hpp"
+#endif
 
 namespace {
 
@@ -57,9 +67,26 @@ struct arguments {
   bool threads_mode = false;
   bool fork_mode = false;
   bool crash_handler = false;
+  bool explain_first = false;
+  std::string sigchld;       // "ignore", "reap" or empty
+  std::string hostile_mode;  // a mode of hostile_modes.hpp
   int thread_count = 0;
   std::vector<std::string> preloads;
 };
+
+// A log callback that throws on the line about a function the loaded copy lacks (after the load).
+void throw_on_missing(std::string_view line, void*) {
+  std::cerr << line << '\n';
+  if (line.find("is not exported by") != std::string_view::npos) throw std::runtime_error("the log is full");
+}
+
+// A log callback that calls configure() on every line: each refusal is itself a line.
+void configure_from_log(std::string_view line, void*) {
+  std::cerr << line << '\n';
+  cushim::options opts;
+  opts.log = configure_from_log;
+  cushim::configure(opts);
+}
 
 // The library whose to_string() is `key`.
 bool library_named(const std::string& key, cushim::library& lib) {
@@ -111,6 +138,16 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
     } else if (arg == "--crash-handler") {
       a.crash_handler = true;
       continue;
+    } else if (arg == "--sigchld" && value(v) && (v == "ignore" || v == "reap")) {
+      a.sigchld = v;
+      continue;
+    } else if (arg == "--explain-first") {
+      a.explain_first = true;
+      continue;
+    } else if (arg == "--log-throws-on-missing") {
+      a.opts.log = throw_on_missing;
+    } else if (arg == "--configure-from-log") {
+      a.opts.log = configure_from_log;
     } else if (arg == "--log") {
       a.log_to_stderr = true;
       continue;
@@ -132,7 +169,7 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
     } else if (arg == "--mode" && value(v)) {
       a.threads_mode = v == "threads";
       a.fork_mode = v == "fork";
-      if (!a.threads_mode && !a.fork_mode && v != "status") return false;
+      if (!a.threads_mode && !a.fork_mode && v != "status") a.hostile_mode = v;
       std::string count;
       if (a.threads_mode && !value(count)) return false;
       a.thread_count = std::atoi(count.c_str());
@@ -362,6 +399,7 @@ std::string report_parity() {
 }
 
 int run_status(const arguments& a) {
+  if (a.explain_first) std::cout << "first.explain=" << cushim::explain().size() << " chars\n";
   if (a.create_first) {
     cudnnHandle_t handle = nullptr;
     std::cout << "first.cudnnCreate=" << int(cudnnCreate(&handle)) << '\n';
@@ -571,11 +609,27 @@ int main(int argc, char** argv) {
                  "                    [--library-file LIBRARY P]\n"
                  "                    [--policy same_major|same_major_newer_minor] [--configure-late] [--log] "
                  "[--explain-from-log] [--call-convolution]\n"
-                 "                    [--mode status | --mode threads N | --mode fork]\n";
+                 "                    [--mode status | --mode threads N | --mode fork | --mode <hostile mode>]\n";
     return 2;
   }
   if (a.threads_mode) return run_threads(a);
 #ifndef _WIN32
+  if (a.sigchld == "ignore") ::signal(SIGCHLD, SIG_IGN);
+  if (a.sigchld == "reap") {
+    struct sigaction reaper {};
+    reaper.sa_handler = [](int) {
+      int saved = errno;
+      while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+      }
+      errno = saved;
+    };
+    reaper.sa_flags = SA_RESTART;
+    ::sigaction(SIGCHLD, &reaper, nullptr);
+  }
+  if (!a.hostile_mode.empty()) {
+    int status = hostile::run_mode(a.hostile_mode, a.opts);
+    return status < 0 ? 2 : status;
+  }
   if (a.crash_handler) {
     struct sigaction reporter {};
     reporter.sa_handler = [](int) { ::_exit(7); };
@@ -583,6 +637,8 @@ int main(int argc, char** argv) {
     ::sigaction(SIGABRT, &reporter, nullptr);
   }
   if (a.fork_mode) return run_fork(a);
+#else
+  if (!a.hostile_mode.empty()) return 2;  // the hostile modes are POSIX's
 #endif
   if (a.log_to_stderr || a.explain_from_log || a.reenter_from_log) {
     a.opts.log = a.reenter_from_log ? reenter_from_log : a.explain_from_log ? explain_from_log : log_to_stderr;

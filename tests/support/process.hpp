@@ -126,7 +126,7 @@ inline int reap(pid_t pid, std::chrono::steady_clock::time_point deadline, bool&
     if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
     if (!timed_out && std::chrono::steady_clock::now() >= deadline) {
       timed_out = true;
-      ::kill(pid, SIGKILL);
+      ::kill(-pid, SIGKILL);
     } else if (!timed_out) {
       ::usleep(1000);
     }
@@ -163,7 +163,9 @@ inline process_result run_process(const process_spec& spec) {
   sigaddset(&pipe_only, SIGPIPE);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &pipe_only);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // A process group of its own, so a timeout also ends what it started (a probe child that hangs).
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
 
   pid_t pid = 0;
   int rc = ::posix_spawn(&pid, spec.program.c_str(), &actions, &attr, argv.data(), envp.data());
@@ -178,7 +180,7 @@ inline process_result run_process(const process_spec& spec) {
   auto deadline = std::chrono::steady_clock::now() + spec.timeout;
   bool drained = detail::drain(out, result.out, err, result.err, deadline);
   result.timed_out = !drained;
-  if (!drained) ::kill(pid, SIGKILL);
+  if (!drained) ::kill(-pid, SIGKILL);  // the whole group: a child it left holding the output too
   int status = detail::reap(pid, deadline, result.timed_out);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);

@@ -28,6 +28,17 @@ inline void check_driver(report& r) {
          "copied or linked; then " +
              std::string(platform::driver_install_advice())});
   }
+  if (!d.blocked_by.empty()) {
+    r.driver.problems.push_back(
+        {error_code::not_found, true,
+         std::string("the system loader's search for ") + platform::driver_file_name() +
+             " meets a FIFO before any driver: loading the driver by name would wait forever",
+         d.blocked_by,
+         std::string("it opens the FIFO and waits for a writer; the CUDA runtime and cuDNN load the driver by name "
+                     "on their first calls that need it: cudaGetDeviceCount, cudaSetDevice, cudaMalloc, cudnnCreate "
+                     "and the like would never return (cushim's own search passed over it)"),
+         "remove " + d.blocked_by + ", or take its folder out of " + platform::system_search_variable});
+  }
   if (d.found) return;
   r.driver.problems.push_back(
       {error_code::not_found, false,
@@ -63,6 +74,7 @@ inline report_library gather(library_state& state, const status& st) {
   lib.st = &st;
   lib.problems = st.problems;
   std::lock_guard<std::mutex> lock(state.missing_mutex);
+  lib.problems.insert(lib.problems.end(), state.late_problems.begin(), state.late_problems.end());
   lib.missing_functions = state.missing_functions;
   for (const std::string& entry : state.blocked_functions) {
     std::size_t bar = entry.find('|');
@@ -91,6 +103,11 @@ inline driver_status driver_for_report() {
     found.attempts = st.attempts;
     found.stubs = state_of(d->id).link_time_stubs;
     for (const attempt& a : st.attempts) {
+      // The loader loaded its copy by path, past a FIFO; the runtime's load by name stops there.
+      if (!found.found && found.blocked_by.empty() && a.result == outcome::not_a_file &&
+          platform::check_file(a.path).blocks_open) {
+        found.blocked_by = a.path;
+      }
       if (a.result != outcome::loaded && a.result != outcome::reused && a.result != outcome::wrong_version) continue;
       found.found = true;
       found.path = a.path;
@@ -116,6 +133,13 @@ inline report build_report() {
   {
     std::lock_guard<std::mutex> lock(shim().notes_mutex);
     r.notes = shim().notes;
+  }
+  if (platform::secure_execution()) {
+    r.notes.push_back(
+        "this process runs in secure-execution mode (AT_SECURE: a setuid or setgid program, or one with file "
+        "capabilities): cushim read none of the environment variables that steer what it loads (CUSHIM_*, "
+        "CUDNN_PATH, CUDNN_HOME, CUDNN_ROOT_DIR, CUDA_PATH, CUDA_HOME, CONDA_PREFIX, VIRTUAL_ENV, HOME), as the "
+        "system loader ignores LD_LIBRARY_PATH there: they are the caller's, and the program runs with more rights");
   }
   check_driver(r);
   for (report_library& lib : r.libraries) {

@@ -14,6 +14,8 @@
 #include "probe_request.hpp"
 #include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
+#include CUSHIM_OS_DEPENDENCIES
+#include CUSHIM_OS_DRIVER_FILES
 
 namespace cushim {
 namespace detail {
@@ -51,20 +53,59 @@ inline std::string child_failure(const platform::child_run& run, int timeout_ms)
   std::string where =
       at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
   if (where == "done" && run.exit_status == 0) return {};
-  std::string how = run.timed_out ? "did not finish in " + std::to_string(timeout_ms) + " ms"
-                    : !run.signal_name.empty()
-                        ? "crashed with " + run.signal_name
+  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
+                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
+                    : run.end_unseen
+                        ? "ended in a way this process could not see (a handler of this process took its exit "
+                          "status: SIGCHLD ignored, or children reaped elsewhere)"
                         : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
   return how + " " + where + ", in a child process (probe_in_child); never loaded in this one";
 }
 
+// For a child that did not finish while it loaded `path`: the FIFO that kept it waiting, where the
+// system loader looks for a file that load needs (the DT_NEEDED closure, or the driver, which
+// NVIDIA's libraries load by name as they start); then `cause` says so. Empty when there is none.
+inline std::string fifo_blocking_load(const std::string& path, std::string& cause) {
+  std::string name, fifo = platform::dependency_resolver().blocker_of_load(path, platform::driver_file_name(), name);
+  if (!fifo.empty()) {
+    cause =
+        "the system loader's search for " + name + ", which loading it needs, meets " + fifo + ", " + fifo_blocks_text;
+  }
+  return fifo;
+}
+
+// A request to load a file and do nothing else (a sub-library a library loads by name itself).
+constexpr const char* load_only_request = "file";
+
+// In the child of a load_only_request: its steps, and the loader's refusal on a line of its own.
+inline void load_file_in_child(const std::string& path, int fd) {
+  child_step(fd, "while loading");
+  platform::file_pin pin(path);
+  platform::load_result r = pin.unchanged() ? platform::load_library(path) : platform::load_result{};
+  if (!r.handle) platform::write_line(fd, "refused " + (pin.unchanged() ? r.error : pin.why()));
+  child_step(fd, "done");
+}
+
 // Empty when the request passed in a child, or when no child could be made: the candidate is then
-// loaded here, as without the option, and a note says so once.
-inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe) {
-  platform::child_run run = platform::run_in_child(request, probe.program, probe.timeout_ms);
+// loaded here, as without the option, and a note says so once. `refusal` receives what the child
+// said of a load the loader refused (a load_only_request's).
+inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe,
+                                    std::string* refusal = nullptr) {
+  // The statics the child's work reads are made now, by this thread: a fork while another thread
+  // makes one would leave the child waiting on its guard. The fork itself waits for no pass.
+  platform::make_statics_for_child();
+  platform::child_run run;
+  {
+    fork_gate::probe_fork own;
+    run = platform::run_in_child(request, probe.program, probe.timeout_ms);
+  }
   static std::atomic<bool> noted{false};
   if (!run.ran && !noted.exchange(true)) {
     add_note("probe_in_child: " + run.why_no_child + "; candidates are loaded in this process, as without it");
+  }
+  std::size_t refused = run.output.rfind("refused ");
+  if (refusal && refused != std::string::npos && (refused == 0 || run.output[refused - 1] == '\n')) {
+    *refusal = run.output.substr(refused + 8, run.output.find('\n', refused) - refused - 8);
   }
   return run.ran ? child_failure(run, probe.timeout_ms) : std::string();
 }

@@ -18,6 +18,7 @@ namespace {
 template <class Request>
 void run_child_request(const Request& request, int fd) {
   if (request.what == "driver") return check_driver_in_child(request.path, fd);
+  if (request.what == load_only_request) return load_file_in_child(request.path, fd);
   for (int i = 0; i < library_count; ++i) {
     library_state& lib = state_of(library(i));
     if (request.what == lib.desc->key) return loader(lib, options()).check_in_child(request.path, fd);

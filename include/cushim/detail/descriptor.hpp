@@ -77,6 +77,9 @@ struct library_hooks {
   // What to do when no copy is found, where "install it or point cushim at it" does not apply
   // (the driver comes with the system's NVIDIA driver and has no override).
   const char* (*install_advice)() = nullptr;
+  // Loads, as their first calls would, the files the library loads by name itself that no call has
+  // needed yet (cuDNN's sub-libraries): diagnostics::load_sublibraries.
+  void (*load_pending)(library_state&) = nullptr;
 };
 
 struct library_descriptor {
@@ -293,6 +296,9 @@ class describe_library {
   }
   constexpr describe_library install_advice(const char* (*v)()) const {
     return describe_library(with_hook(d_, &library_hooks::install_advice, v));
+  }
+  constexpr describe_library load_pending(void (*v)(library_state&)) const {
+    return describe_library(with_hook(d_, &library_hooks::load_pending, v));
   }
 
  private:

@@ -14,17 +14,20 @@ namespace cushim {
 namespace diagnostics {
 
 CUSHIM_LOCAL_BINDING driver_info driver() {
+  detail::fork_pass pass;
   const detail::driver_status d = detail::driver_for_report();
   driver_info info;
   info.found = d.found;
   info.path = d.path;
   info.cuda_version = d.cuda_version;
+  info.blocked_by = d.blocked_by;
   if (d.found) info.version = detail::platform::driver_version_of(d.path);
   info.install_advice = detail::platform::driver_install_advice();
   return info;
 }
 
 CUSHIM_LOCAL_BINDING nvml_info nvml() {
+  detail::fork_pass pass;  // it takes options_mutex and the dl lock
   const detail::nvml_record r = detail::query_nvml();
   nvml_info info;
   info.found = r.found;
@@ -44,12 +47,16 @@ CUSHIM_LOCAL_BINDING std::vector<library> libraries() {
   return all;
 }
 
-CUSHIM_LOCAL_BINDING const char* display_name(library lib) { return detail::descriptor_of(lib).display_name; }
+CUSHIM_LOCAL_BINDING const char* display_name(library lib) {
+  return detail::known_library(lib) ? detail::descriptor_of(lib).display_name : "unknown library";
+}
 
-CUSHIM_LOCAL_BINDING const char* name_in_sentence(library lib) { return detail::descriptor_of(lib).in_sentence; }
+CUSHIM_LOCAL_BINDING const char* name_in_sentence(library lib) {
+  return detail::known_library(lib) ? detail::descriptor_of(lib).in_sentence : "an unknown library";
+}
 
 CUSHIM_LOCAL_BINDING std::string version_text(library lib, long version) {
-  return version ? detail::version_text(detail::descriptor_of(lib), version) : "unknown";
+  return version && detail::known_library(lib) ? detail::version_text(detail::descriptor_of(lib), version) : "unknown";
 }
 
 CUSHIM_LOCAL_BINDING std::string cuda_version_text(long version) {
@@ -57,6 +64,7 @@ CUSHIM_LOCAL_BINDING std::string cuda_version_text(long version) {
 }
 
 CUSHIM_LOCAL_BINDING std::vector<reported_problem> problems() {
+  detail::fork_pass pass;
   detail::report r = detail::build_report();
   std::vector<reported_problem> all;
   for (const problem& p : r.driver.problems) all.push_back({"driver", p});
@@ -67,7 +75,15 @@ CUSHIM_LOCAL_BINDING std::vector<reported_problem> problems() {
   return all;
 }
 
+CUSHIM_LOCAL_BINDING void load_sublibraries(library lib) {
+  if (!detail::known_library(lib) || !available(lib)) return;
+  detail::fork_pass pass;
+  detail::library_state& state = detail::state_of(lib);
+  if (state.desc->hooks.load_pending) state.desc->hooks.load_pending(state);
+}
+
 CUSHIM_LOCAL_BINDING file_dependencies dependencies_of(const std::string& path) {
+  detail::fork_pass pass;
   file_dependencies result{path, {}, {}};
   detail::platform::dependency_resolver resolver;
   for (const std::string& name : resolver.needs(path, result.error)) {

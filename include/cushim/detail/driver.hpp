@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "child_probe.hpp"
+#include "missing_dependency.hpp"
 #include "os.hpp"
 #include "state.hpp"
 #include "search_list.hpp"
@@ -23,6 +24,7 @@ struct driver_status {
   int cuda_version = 0;            // cuDriverGetVersion: the newest CUDA the driver supports (M*1000+m*10)
   std::vector<std::string> stubs;  // files that are the toolkit's link-time stub, wherever they are
   std::vector<attempt> attempts;
+  std::string blocked_by;  // a FIFO the system loader's search meets first: its load by name waits forever
 };
 
 // cuDriverGetVersion: the newest CUDA the driver supports; it works before cuInit.
@@ -44,7 +46,8 @@ inline int driver_cuda_version(platform::library_handle h) {
 // on fd first.
 inline void check_driver_in_child(const std::string& path, int fd) {
   child_step(fd, "while loading");
-  platform::load_result r = platform::load_library(path);
+  platform::file_pin pin(path);  // never a FIFO swapped in since the parent looked
+  platform::load_result r = pin.unchanged() ? platform::load_library(path) : platform::load_result{};
   child_step(fd, "in cuDriverGetVersion");
   if (r.handle) driver_cuda_version(r.handle);
   child_step(fd, "done");
@@ -83,8 +86,10 @@ inline driver_status probe_driver() {
                             fc.state == platform::file_state::folder_absent ? outcome::folder_absent
                             : fc.state == platform::file_state::absent      ? outcome::absent
                                                                             : outcome::not_a_file,
-                            fc.detail});
-      continue;
+                            fc.blocks_open ? std::string(fifo_blocks_text) : fc.detail});
+      if (!fc.blocks_open) continue;
+      d.blocked_by = c.path;  // the runtime's load of the driver by name never gets past it
+      break;
     }
     if (in_stubs_folder(c.path)) {
       d.stubs.push_back(c.path);
@@ -96,9 +101,11 @@ inline driver_status probe_driver() {
       d.attempts.push_back({rule_of(c), c.path, outcome::crashed, failure});
       continue;
     }
-    platform::load_result r = platform::load_library(c.path);
+    platform::file_pin pin(c.path, &fc);  // the file checked is the file loaded
+    platform::load_result r = pin.unchanged() ? platform::load_library(c.path) : platform::load_result{};
     if (!r.handle) {
-      d.attempts.push_back({rule_of(c), c.path, outcome::load_failed, r.error});
+      d.attempts.push_back({rule_of(c), c.path, outcome::load_failed,
+                            pin.unchanged() ? r.error : "changed between cushim's check and its load: " + pin.why()});
       continue;
     }
     int version = driver_cuda_version(r.handle);

@@ -8,6 +8,7 @@
 
 #include "fallback_status.hpp"
 #include "libraries.hpp"
+#include "loader.hpp"  // unavailable_text
 
 namespace cushim {
 namespace detail {
@@ -29,7 +30,7 @@ R fallback_value() {
     return Why == failure::library_unavailable ? fallback_status<R>::unavailable : fallback_status<R>::missing;
   } else if constexpr (std::is_same_v<R, const char*>) {
     const library_descriptor& d = descriptor_of(L);
-    return Why == failure::library_unavailable ? d.unavailable_text : d.missing_text;
+    return Why == failure::library_unavailable ? unavailable_text(d) : d.missing_text;
   } else if constexpr (std::is_same_v<R, void**>) {
     return placeholder_handle();
   } else if constexpr (!std::is_void_v<R>) {
@@ -67,7 +68,7 @@ struct output_fallbacks<L, R (*)(A...)> {
   template <failure Why>
   static const char* text() {
     const library_descriptor& d = descriptor_of(L);
-    return Why == failure::library_unavailable ? d.unavailable_text : d.missing_text;
+    return Why == failure::library_unavailable ? unavailable_text(d) : d.missing_text;
   }
   template <failure Why, class T>
   static void write_output(T arg) {

@@ -32,14 +32,17 @@ struct resolution {
 
 inline resolution resolve(library lib, const char* name, const char* group, platform::any_function unavailable,
                           platform::any_function missing) {
+  // First, before any static or lock: a call that re-enters the load (ensure_loaded) gets the
+  // fallback this once.
+  const bool loaded = ensure_loaded(lib);
+  if (!loaded && loading_on_this_thread_now(lib)) return {unavailable, false};
+  fork_pass pass;
   library_state& state = state_of(lib);
   const library_descriptor& d = *state.desc;
-  const bool loaded = ensure_loaded(state);
   // Read only now: fail_fast is set by the load, which ensure_loaded has waited for.
   // Functions that run before main (nvcc's registrations) never stop the process under fail_fast.
   const bool may_stop = state.fail_fast && !names_one_of(d.startup_functions, name);
   if (!loaded) {
-    if (loading_on_this_thread_now(state)) return {unavailable, false};
     if (may_stop) stop_the_process(d.display_name, name);
     return {unavailable, true};
   }

@@ -12,6 +12,7 @@
 #include "report_json.hpp"
 #include "report_text.hpp"
 #include "stubs.hpp"
+#include "thread_end.hpp"
 
 namespace cushim {
 namespace detail {
@@ -20,14 +21,29 @@ namespace {
 // Loads a shimmed library on first use; a library this build does not shim keeps its "disabled"
 // status and is never loaded.
 inline bool ensure_usable(library lib) {
-  library_state& state = state_of(lib);
-  return state.desc->shimmed && ensure_loaded(state);
+  return known_library(lib) && descriptor_of(lib).shimmed && ensure_loaded(lib);
+}
+
+// status_of()'s answer for a value that is no library: one status for every such value, never
+// changed, with `lib` set to library_count.
+inline const status& unknown_library_status() {
+  static const status* unknown = [] {
+    status* made = new status;
+    made->lib = library(library_count);
+    made->code = error_code::disabled;
+    made->problems.push_back({error_code::disabled, false,
+                              "status_of() was asked about a value that is not one of cushim::library's", "",
+                              "no library has it; it is never loaded", "pass one of cushim::library's values"});
+    return made;
+  }();
+  return *unknown;
 }
 
 }  // namespace
 }  // namespace detail
 
 CUSHIM_LOCAL_BINDING bool configure(const options& opts) {
+  detail::fork_pass pass;
   detail::shim_state& s = detail::shim();
   bool refused;
   {
@@ -46,40 +62,31 @@ CUSHIM_LOCAL_BINDING bool configure(const options& opts) {
 CUSHIM_LOCAL_BINDING bool available(library lib) { return detail::ensure_usable(lib); }
 
 CUSHIM_LOCAL_BINDING error_code error_of(library lib) {
+  if (!detail::known_library(lib)) return error_code::disabled;
   detail::ensure_usable(lib);
   return detail::state_of(lib).st.code;
 }
 
 CUSHIM_LOCAL_BINDING const status& status_of(library lib) {
-  detail::library_state& state = detail::state_of(lib);
+  if (!detail::known_library(lib)) return detail::unknown_library_status();
   detail::ensure_usable(lib);
+  detail::fork_pass pass;
+  detail::library_state& state = detail::state_of(lib);
   detail::list_other_copies(state);
   if (state.desc->hooks.complete_status) state.desc->hooks.complete_status(state);
   return state.st;
 }
 
 CUSHIM_LOCAL_BINDING std::string explain() {
-#if defined(__cpp_exceptions)
-  try {
-    return detail::explain_text(detail::build_report());
-  } catch (...) {
-    return "cushim: explain() ran out of memory";
-  }
-#else
-  return detail::explain_text(detail::build_report());
-#endif
+  detail::fork_pass pass;
+  return detail::catching_all([] { return detail::explain_text(detail::build_report()); }, [] {},
+                              [] { return std::string("cushim: explain() ran out of memory"); });
 }
 
 CUSHIM_LOCAL_BINDING std::string explain_json() {
-#if defined(__cpp_exceptions)
-  try {
-    return detail::explain_json_text(detail::build_report());
-  } catch (...) {
-    return "{\"schema\":1,\"error\":\"out of memory\"}";
-  }
-#else
-  return detail::explain_json_text(detail::build_report());
-#endif
+  detail::fork_pass pass;
+  return detail::catching_all([] { return detail::explain_json_text(detail::build_report()); }, [] {},
+                              [] { return std::string("{\"schema\":1,\"error\":\"out of memory\"}"); });
 }
 
 CUSHIM_LOCAL_BINDING const char* to_string(error_code code) {
@@ -124,7 +131,7 @@ CUSHIM_LOCAL_BINDING const char* to_string(outcome result) {
 }
 
 CUSHIM_LOCAL_BINDING const char* to_string(library lib) {
-  return int(lib) >= 0 && int(lib) < library_count ? detail::descriptor_of(lib).key : "unknown";
+  return detail::known_library(lib) ? detail::descriptor_of(lib).key : "unknown";
 }
 
 }  // namespace cushim

@@ -36,12 +36,17 @@ static_assert(descriptors_in_library_order(), "each cushim::library value needs 
 
 inline const library_descriptor& descriptor_of(library lib) { return *descriptors[int(lib)]; }
 
+// Whether a value is one of cushim::library's: the public functions answer every other value
+// (library(99), library(-1)) without looking anything up.
+inline bool known_library(library lib) { return int(lib) >= 0 && int(lib) < library_count; }
+
 // Whether the reports show a library: one this build shims, or one it could shim and leaves to the
 // program (the runtime under CUSHIM_NO_CUDART). An opt-in library the program did not opt into is
 // none of its concern.
 inline bool in_reports(const library_descriptor& d) { return d.shimmed || !d.opt_in; }
 
-// A library this build does not shim is "disabled" from the start and never loaded.
+// A library this build does not shim is "disabled" from the start and never loaded. The fork
+// handlers are registered last, once there is a state for them to guard.
 inline shim_state::shim_state() {
   for (int i = 0; i < library_count; ++i) {
     const library_descriptor& d = *descriptors[i];
@@ -54,6 +59,8 @@ inline shim_state::shim_state() {
     st.problems.push_back({error_code::disabled, false, std::string(d.in_sentence) + " is not shimmed by this build",
                            "", d.disabled_why, ""});
   }
+  platform::on_fork([] { shim().forks.before_fork(); }, [] { shim().forks.after_fork_in_parent(); },
+                    [] { shim().forks.after_fork_in_child(); });
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "os.hpp"
 #include "search_order.hpp"
 #include "state.hpp"
+#include "thread_end.hpp"
 #include "versions.hpp"
 #include CUSHIM_OS_BINARY_CHECK
 #include CUSHIM_OS_DEPENDENCIES
@@ -45,7 +46,8 @@ class loader {
     child_fd_ = fd;
     const candidate c{"probe_in_child", path, entry_kind::absolute};
     stage("while loading");
-    platform::load_result r = platform::load_library(c.path);
+    platform::file_pin pin(c.path);  // never a FIFO swapped in since the parent looked
+    platform::load_result r = pin.unchanged() ? platform::load_library(c.path) : platform::load_result{};
     if (r.handle) accept_loaded(r.handle, c, outcome::loaded);
     stage("done");
   }
@@ -250,9 +252,22 @@ class loader {
   }
 
   // probe_in_child: the candidate is loaded and checked in a child process first (child_probe.hpp).
+  // A child that never finished its load may have waited on a FIFO where the system loader looks
+  // for something that load needs: then the FIFO is named, not the file.
   bool passes_in_child(const candidate& c, const child_probe_settings& probe) {
     std::string failure = failure_in_child({d_.key, c.path}, probe);
     if (failure.empty()) return true;  // passed, or no child could be made: loaded here, as without the option
+    std::string cause, fifo = failure.find(" while loading, ") != std::string::npos && failure.rfind("did not", 0) == 0
+                                  ? fifo_blocking_load(c.path, cause)
+                                  : std::string();
+    if (!fifo.empty()) {
+      blocked_by_fifo_.push_back(c.path);
+      failure += "; " + cause;
+      lib_.st.problems.push_back(
+          {error_code::ok, false, "loading " + c.path + " waits forever on a FIFO where the system loader looks", fifo,
+           cause + "; without probe_in_child the load would never return",
+           "remove " + fifo + ", or take its folder out of " + platform::system_search_variable});
+    }
     record(c, outcome::crashed, failure);
     return false;
   }
@@ -301,6 +316,11 @@ class loader {
     }
     child_probe_settings probe = child_probe_settings_of(opts_);
     if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe)) return false;
+    platform::file_pin pin(c.path, &fc);  // the file checked is the file loaded
+    if (!pin.unchanged()) {
+      record(c, outcome::load_failed, "changed between cushim's check and its load: " + pin.why() + "; not loaded");
+      return false;
+    }
     platform::load_result r = platform::load_library(c.path);
     if (!r.handle) {
       explain_load_failure(c, r.error);
@@ -488,6 +508,8 @@ class loader {
     warn_skipped_entries();
     for (const attempt& a : st.attempts) {
       if (a.result != outcome::crashed) continue;
+      // The FIFO it waited on is named (passes_in_child), not this file.
+      if (std::find(blocked_by_fifo_.begin(), blocked_by_fifo_.end(), a.path) != blocked_by_fifo_.end()) continue;
       st.problems.push_back({error_code::ok, false,
                              "a copy of " + std::string(d_.display_name) + " that " + a.rule +
                                  " found crashed, ended the process or hung when loaded",
@@ -522,6 +544,13 @@ class loader {
         why = "files with the right name were found, but none is a usable " + name;
         fix = std::string("replace them with a real ") + compiled_file_name(d_);
         break;
+      case error_code::sublibrary_unusable:
+        why = "every copy found was refused for a sub-library it cannot do without (see the list)";
+        fix =
+            "fix what the list and the warnings above name (a sub-library missing, broken, of another release, "
+            "or one whose load would never return), or install one complete " +
+            name;
+        break;
       default:
         why = "the file is in none of the places listed";
         fix = d_.hooks.install_advice
@@ -553,6 +582,7 @@ class loader {
   std::size_t last_count_ = 0;  // list_outcomes_ index count_of found last
   bool mismatch_seen_ = false;
   bool part_failure_ = false;
+  std::vector<std::string> blocked_by_fifo_;  // candidates whose load in a child waited on a FIFO
   std::string version_source_;
 };
 
@@ -591,38 +621,60 @@ inline void list_other_copies(library_state& lib) {
 // explain() or status_of() sees the state so far instead of waiting on its own load.
 inline thread_local unsigned loading_on_this_thread = 0;
 
-// Whether this thread is inside the library's load (a call from the log callback).
-inline bool loading_on_this_thread_now(const library_state& lib) {
-  return (loading_on_this_thread & (1u << unsigned(lib.desc->id))) != 0;
+// Whether a call on this thread re-enters the library's load, or the making of cushim's state: from
+// the log callback, a library's constructor, or a signal handler.
+inline bool loading_on_this_thread_now(library lib) {
+  return making_state_on_this_thread || (loading_on_this_thread & (1u << unsigned(lib))) != 0;
 }
 
-// The fork handlers of this module's loads (fork_gate.hpp), registered with the first load.
-inline void wait_for_loads_before_fork() {
-  int own = 0;
-  for (unsigned bits = loading_on_this_thread; bits; bits &= bits - 1) ++own;
-  shim().forks.before_fork(own);
-}
-inline void open_loads_in_parent() { shim().forks.after_fork_in_parent(); }
-inline void open_loads_in_child() { shim().forks.after_fork_in_child(); }
-
-// Loads on first use from any thread; later calls return at once.
-inline bool ensure_loaded(library_state& lib) {
-  if (lib.loaded.load(std::memory_order_acquire)) return true;
-  const unsigned bit = 1u << unsigned(lib.desc->id);
-  if (loading_on_this_thread & bit) return false;
+// A load whose thread ended in it (pthread_cancel, or pthread_exit from the log callback) is
+// forgotten, under its lock, so that the next call loads the library afresh; what it had loaded stays
+// in the process (that search finds it there). The note is not logged: the thread is unwinding.
+inline void forget_unfinished_load(library_state& lib) {
+  status fresh;
+  fresh.lib = lib.st.lib;
+  fresh.compiled_version = lib.st.compiled_version;
+  lib.st = std::move(fresh);
+  lib.handle = nullptr;
+  lib.searched.clear();
+  lib.first_unused = 0;
+  lib.sublibrary_pending.clear();
+  lib.link_time_stubs.clear();
+  lib.load_attempted = false;
   shim_state& s = shim();
-  static const bool fork_handlers =
-      (platform::on_fork(&wait_for_loads_before_fork, &open_loads_in_parent, &open_loads_in_child), true);
-  (void)fork_handlers;
-  struct gate_pass {
-    fork_gate& gate;
-    ~gate_pass() { gate.leave(); }
-  } pass{s.forks};
-  s.forks.enter(loading_on_this_thread != 0);
+  std::lock_guard<std::mutex> lock(s.notes_mutex);
+  s.notes.push_back("a thread ended (pthread_cancel or pthread_exit) while it loaded " +
+                    std::string(lib.desc->in_sentence) + "; the next call that needs it loads it again");
+}
+
+// What a text function returns while its library cannot be reached: unavailable, or, for a call
+// that re-enters the library's load on this thread, still being loaded (that call's fallback is
+// not kept in its slot: the next call resolves again).
+inline const char* unavailable_text(const library_descriptor& d) {
+  return loading_on_this_thread_now(d.id)
+             ? "cushim: this library is still being loaded on this thread (the call came from inside its load: "
+               "the log callback, a library's constructor or a signal handler); call again once the load is done"
+             : d.unavailable_text;
+}
+
+// Loads on first use from any thread; later calls return at once. The thread is marked as loading
+// before the first static and lock: a signal handler that calls in meanwhile gets the fallback
+// instead of a static being made or a lock this thread already holds.
+inline bool ensure_loaded(library id) {
+  if (loading_on_this_thread_now(id)) return false;
+  const unsigned bit = 1u << unsigned(id);
+  struct mark {
+    unsigned bit;
+    ~mark() { loading_on_this_thread &= ~bit; }
+  } loading{bit};
+  loading_on_this_thread |= bit;
+  library_state& lib = state_of(id);
+  if (lib.loaded.load(std::memory_order_acquire)) return true;
+  shim_state& s = shim();
+  fork_pass pass;
   std::lock_guard<std::mutex> lock(lib.load_mutex);
   if (lib.load_attempted) return lib.loaded.load(std::memory_order_acquire);
   lib.load_attempted = true;
-  loading_on_this_thread |= bit;
   s.started.store(true);
   options opts;
   {
@@ -631,22 +683,18 @@ inline bool ensure_loaded(library_state& lib) {
   }
   const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
   lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
-#if defined(__cpp_exceptions)
-  try {
-    loader(lib, opts).run();
-  } catch (...) {
-    lib.st.code = error_code::load_failed;
-    lib.st.problems.push_back({error_code::load_failed, true,
-                               "cushim stopped while loading (out of memory, or the "
-                               "log callback threw)",
-                               "", "", "see the log lines before this one"});
-  }
-#else
-  loader(lib, opts).run();
-#endif
-  loading_on_this_thread &= ~bit;
+  catching_all([&] { loader(lib, opts).run(); }, [&] { forget_unfinished_load(lib); },
+               [&] {
+                 lib.st.code = error_code::load_failed;
+                 lib.st.problems.push_back({error_code::load_failed, true,
+                                            "cushim stopped while loading: out of memory, or an exception from the "
+                                            "library's own code",
+                                            "", "", "see the log lines before this one"});
+               });
   return lib.loaded.load(std::memory_order_acquire);
 }
+
+inline bool ensure_loaded(library_state& lib) { return ensure_loaded(lib.desc->id); }
 
 }  // namespace
 }  // namespace detail

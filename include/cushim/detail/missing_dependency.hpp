@@ -22,15 +22,35 @@ enum class load_kind {
 // How a search list ("searched") marks a file the system loader met and did not take: it passes
 // over a library of another architecture and goes on, and ends the search for that name at any
 // other file it cannot load (glibc: "invalid ELF header"; Windows: error 193).
+// A FIFO it meets it opens, and then waits for a writer, forever: the search never ends.
 constexpr const char* passed_over_marker = " (skipped: ";
 constexpr const char* ends_search_marker = " (ends the search: ";
+constexpr const char* blocks_search_marker = " (blocks the search: ";
+constexpr const char* fifo_blocks_text =
+    "a FIFO, which the system loader opens and then waits on for a writer, forever";
 
 inline std::string searched_entry(const std::string& path, bool ends_search, const std::string& why) {
   return path + (ends_search ? ends_search_marker : passed_over_marker) + why + ")";
 }
 
+inline std::string blocking_entry(const std::string& path) {
+  return path + blocks_search_marker + fifo_blocks_text + ")";
+}
+
 inline bool names_unusable_file(const std::string& entry) {
-  return entry.find(passed_over_marker) != std::string::npos || entry.find(ends_search_marker) != std::string::npos;
+  return entry.find(passed_over_marker) != std::string::npos || entry.find(ends_search_marker) != std::string::npos ||
+         entry.find(blocks_search_marker) != std::string::npos;
+}
+
+// The file of a search list's entry that blocks the search (blocking_entry), or empty.
+inline std::string blocking_file(const std::vector<std::string>& searched) {
+  for (const std::string& entry : searched) {
+    std::size_t at = entry.find(blocks_search_marker);
+    if (at == std::string::npos) continue;
+    std::size_t from = entry.compare(0, 13, "ld.so.cache: ") == 0 ? 13 : 0;
+    return entry.substr(from, at - from);
+  }
+  return {};
 }
 
 struct missing_dependency {

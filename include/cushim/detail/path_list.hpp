@@ -53,13 +53,19 @@ inline std::vector<path_entry> split_path_list(std::string_view value) {
   return entries;
 }
 
-inline std::string join_path(std::string_view dir, std::string_view name) {
+// join_path into `out`, whose buffer a caller that joins many names reuses.
+inline void join_path_into(std::string& out, std::string_view dir, std::string_view name) {
   while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
-  std::string out;
+  out.clear();
   out.reserve(dir.size() + 1 + name.size());  // one allocation
   out += dir;
   if (!out.empty() && out.back() != '/' && out.back() != '\\') out += platform::folder_separator;
   out += name;
+}
+
+inline std::string join_path(std::string_view dir, std::string_view name) {
+  std::string out;
+  join_path_into(out, dir, name);
   return out;
 }
 

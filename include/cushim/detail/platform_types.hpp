@@ -23,6 +23,9 @@ struct file_check {
   file_state state;
   std::string detail;
   file_identity identity;  // for a regular file
+  std::uint64_t size = 0;  // for a regular file, with when it was last written: a file changed
+  std::int64_t modified = 0;  // in place (truncated, rewritten) keeps its identity but not these
+  bool blocks_open = false;   // a FIFO: an open() waits for a writer (the system loader's, forever)
 };
 
 // What a load gave; each platform names it load_result, with its own handle type.
@@ -42,6 +45,7 @@ struct child_run {
   int exit_status = -1;      // when it ended by exiting
   std::string signal_name;  // a signal or exception that ended it: "SIGSEGV", "EXCEPTION_ACCESS_VIOLATION (0xC0000005)"
   bool timed_out = false;   // killed when its time was up
+  bool end_unseen = false;  // another wait of this process took its exit status, and it said nothing of its end
 };
 
 }  // namespace platform

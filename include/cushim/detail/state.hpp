@@ -10,6 +10,7 @@
 #include "descriptor.hpp"
 #include "fork_gate.hpp"
 #include "search_list.hpp"
+#include "thread_end.hpp"
 
 namespace cushim {
 namespace detail {
@@ -34,7 +35,11 @@ struct library_state {
   std::vector<candidate> searched;        // the search that found the copy in use
   std::size_t first_unused = 0;           // searched[first_unused...] came after it
   bool other_copies_listed = false;
-  std::vector<char> sublibrary_pending;  // per st.sublibraries entry; only a usable one is still to check
+  std::vector<char> sublibrary_pending;  // per st.sublibraries entry: not loaded yet, so a first call loads it
+  // Once status_of() has handed the status out it never changes (other threads read it without a
+  // lock): a sub-library a load refuses after that is recorded here, gated, and reported.
+  std::vector<char> sublibrary_refused;  // per entry, under completion_mutex
+  std::vector<problem> late_problems;    // under missing_mutex; the report lists them
   std::vector<platform::library_handle> sublibrary_handles;
   bool sublibraries_reported = false;
   std::vector<std::string> link_time_stubs;  // candidates refused as the CUDA toolkit's stub (the driver)
@@ -51,17 +56,64 @@ struct shim_state {
   fork_gate forks;
 };
 
+// Whether this thread is making cushim's state (the first shim() call): a call that re-enters cushim
+// meanwhile (a signal handler) must not reach shim() again, whose static is then half made.
+inline thread_local bool making_state_on_this_thread = false;
+
 // Never destroyed: stubs may be called from other objects' destructors at exit.
 inline shim_state& shim() {
-  static shim_state* s = new shim_state;
+  static shim_state* s = [] {
+    making_state_on_this_thread = true;
+    shim_state* made = new shim_state;
+    making_state_on_this_thread = false;
+    return made;
+  }();
   return *s;
 }
 
+// A stretch of cushim's work that may take its locks: a fork by the program waits for it to end
+// (fork_gate.hpp).
+class fork_pass {
+ public:
+  fork_pass() { shim().forks.enter(); }
+  ~fork_pass() { shim().forks.leave(); }
+  fork_pass(const fork_pass&) = delete;
+  fork_pass& operator=(const fork_pass&) = delete;
+};
+
 inline library_state& state_of(library lib) { return shim().libraries[int(lib)]; }
 
-inline void log_line(const options& opts, const std::string& line) {
-  if (opts.log) opts.log(line, opts.log_context);
+// Whether this thread is inside the log callback now.
+inline thread_local bool in_log_callback = false;
+
+inline void add_note(const std::string& text);
+
+// The log callback with one line (docs/api.md, "Public API": "The log callback" says what it may
+// do). What it throws is caught and ignored, with one note: it must end neither a load nor a
+// cudnn* function, which is C, into its caller. A thread that cancellation or pthread_exit ends
+// unwinds on.
+inline void call_log(log_function log, void* context, const std::string& line) {
+  if (!log) return;
+  struct inside {
+    bool before = in_log_callback;
+    inside() { in_log_callback = true; }
+    ~inside() { in_log_callback = before; }
+  };
+  static std::atomic<bool> noted{false};
+  catching_all(
+      [&] {
+        inside mark;
+        log(line, context);
+      },
+      [] {},
+      [&] {
+        if (noted.exchange(true)) return;
+        add_note("the log callback threw an exception (first on the line \"" + line +
+                 "\"); cushim ignores what it throws and goes on");
+      });
 }
+
+inline void log_line(const options& opts, const std::string& line) { call_log(opts.log, opts.log_context, line); }
 
 // One line to the configured log callback, called with no lock held: it may call back into
 // cushim (explain(), a cudnn* function), which takes those locks itself.
@@ -74,17 +126,22 @@ inline void log_event(const std::string& line) {
     log = s.opts.log;
     context = s.opts.log_context;
   }
-  if (log) log(line, context);
+  call_log(log, context, line);
 }
 
-// Reports a refused call or similar event that happens after loading started.
+// Reports a refused call or similar event that happens after loading started, once per text. A
+// note made inside the log callback (its own configure(), refused) is kept but not logged: logging
+// it would call the callback again, and again.
 inline void add_note(const std::string& text) {
   shim_state& s = shim();
   {
     std::lock_guard<std::mutex> lock(s.notes_mutex);
+    for (const std::string& note : s.notes) {
+      if (note == text) return;
+    }
     s.notes.push_back(text);
   }
-  log_event("cushim: " + text);
+  if (!in_log_callback) log_event("cushim: " + text);
 }
 
 }  // namespace

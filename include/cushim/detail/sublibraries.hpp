@@ -25,14 +25,23 @@ using platform::sublibrary_finder;
 inline shadowing_copy shadowing_copy_of(const std::string& entry) {
   const std::string cache = "ld.so.cache: ";
   std::size_t from = entry.compare(0, cache.size(), cache) == 0 ? cache.size() : 0;
-  for (const char* marker : {passed_over_marker, ends_search_marker}) {
+  for (const char* marker : {passed_over_marker, ends_search_marker, blocks_search_marker}) {
     std::size_t at = entry.find(marker), length = std::strlen(marker);
     if (at == std::string::npos || entry.back() != ')') continue;
     std::string why = entry.substr(at + length, entry.size() - at - length - 1);
     if (marker == ends_search_marker) why += "; the system loader stops at it";
+    if (marker == blocks_search_marker) why += ": cuDNN's load of it by name would never return";
     return {entry.substr(from, at - from), why};
   }
   return {entry.substr(from), ""};
+}
+
+// The FIFO a sub-library's by-name search blocks on (locate_sublibrary), or empty.
+inline std::string blocker_of(const sublibrary& s) {
+  for (const shadowing_copy& copy : s.shadowing) {
+    if (copy.why.find(fifo_blocks_text) != std::string::npos) return copy.path;
+  }
+  return {};
 }
 
 // Two copies of a sub-library by the versions they say, or where one does not say, by their size:
@@ -56,6 +65,14 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   std::vector<std::string> searched, skipped;
   std::string by_name = finder.by_name(s.file_name, searched, &skipped);
   for (const std::string& entry : skipped) s.shadowing.push_back(shadowing_copy_of(entry));
+  // A FIFO that cuDNN's own load meets before any copy: no preload helps (the name it tries there
+  // matches no loaded library), so whatever needs this sub-library would wait forever.
+  const std::string blocker = blocking_file(skipped);
+  if (!blocker.empty()) {
+    s.path = blocker;
+    s.problem = "cuDNN's own load of it by name would open " + blocker + ", " + fifo_blocks_text;
+    return s;
+  }
   std::string sibling = join_path(parent_dir(main_path), s.file_name);
   std::string why_not;
   bool sibling_ok = finder.loadable(sibling, why_not);
@@ -114,6 +131,12 @@ inline void check_sublibrary(sublibrary& s, sublibrary_finder& finder) {
 // loader refuses, the dependency walk says why; on Windows, dependencies only PATH holds are then
 // loaded first and the file tried again. Sets usable and problem; keeps the handles in `loaded`.
 inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vector<platform::library_handle>& loaded) {
+  platform::file_pin pin(s.path);  // still a regular file: never a FIFO swapped in since it was found
+  if (!pin.unchanged()) {
+    s.usable = false;
+    s.problem = s.path + " changed since cushim found it: " + pin.why();
+    return false;
+  }
   platform::load_result r;
   if (!sublibrary_finder::walk_before_load) r = platform::load_library(s.path);
   if (!r.handle) {

@@ -29,6 +29,11 @@
 #include <utility>
 #include <vector>
 
+// thread_end.hpp: libstdc++'s abi::__forced_unwind (__GLIBCXX__ is known once a standard header is in).
+#if defined(__cpp_exceptions) && defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
+
 #ifdef _WIN32
 #include "windows/windows_h.hpp"
 // after <windows.h>
@@ -44,11 +49,22 @@
 #include <pwd.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#endif
+
+// posix/dynamic_library.hpp: ThreadSanitizer's annotations, in its builds only.
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#include <sanitizer/tsan_interface.h>
+#endif
 #endif
 
 #ifdef CUSHIM_USE_BOOST_DLL

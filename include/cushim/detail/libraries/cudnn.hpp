@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../candidate_check.hpp"
+#include "../child_probe.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
 #include "../report.hpp"
@@ -77,9 +78,20 @@ inline outcome check_sublibraries(candidate_check& c) {
   }
   c.lib.st.sublibraries = subs;
   if (root.usable) return outcome::loaded;
+  const std::string blocker = blocker_of(root);
   c.detail = "its root sub-library " + root.file_name + " is unusable: " + root.problem +
-             ". cuDNN would abort the process at its first call";
+             (blocker.empty() ? ". cuDNN would abort the process at its first call"
+                              : ". cudnnGetVersion, cuDNN's first call, would never return");
   c.part_unusable = true;
+  if (!blocker.empty()) {
+    c.lib.st.problems.push_back(
+        {error_code::sublibrary_unusable, false,
+         "cuDNN's own load of its root sub-library " + root.file_name + " would wait forever on a FIFO", blocker,
+         "cuDNN loads it by name at its first call, and the system loader's search for that name meets this FIFO "
+         "first: it opens it and waits for a writer; cushim refused " +
+             c.path + " (a good copy) for it",
+         "remove " + blocker + ", or take its folder out of " + platform::system_search_variable});
+  }
   return outcome::sublibrary_unusable;
 }
 
@@ -116,29 +128,86 @@ inline void note_cuda_build(library_state& lib, platform::library_handle h) {
            build_for_cuda(lib.desc->compiled_major, compiled) + ")"});
 }
 
-// The first call into a sub-library that was not checked at load: cushim loads it by path, as
-// cuDNN would by name, and a failure gates its functions instead of letting cuDNN abort.
-inline const sublibrary* sublibrary_checked_for(library_state& lib, const char* column) {
+inline problem unusable_sublibrary_problem(const sublibrary& sub, int major);
+
+// Loads a sub-library no call has needed yet by path, as cuDNN would by name, in this process, as
+// the first call into it does; a refusal makes it unusable, which gates its functions. Under
+// probe_in_child it is loaded in a child first, and with `in_child_only` only there (the doctor's
+// check: the first call still loads it here). Under the completion lock. Once the status is handed
+// out (sublibraries_reported) it is not changed: a refusal is kept beside it.
+inline void load_pending_sublibrary(library_state& lib, std::size_t i, bool in_child_only) {
+  sublibrary sub = lib.st.sublibraries[i];
+  options opts;
+  {
+    std::lock_guard<std::mutex> lock(shim().options_mutex);
+    opts = shim().opts;
+  }
+  const child_probe_settings probe = child_probe_settings_of(opts);
+  bool loaded_here = false;
+  if (probe.enabled) {
+    std::string refusal, failure = failure_in_child({load_only_request, sub.path}, probe, &refusal);
+    if (!failure.empty() || !refusal.empty()) {
+      std::string cause;
+      if (failure.rfind("did not", 0) == 0 && !fifo_blocking_load(sub.path, cause).empty()) failure += "; " + cause;
+      sub.usable = false;
+      sub.problem =
+          failure.empty() ? "the system loader refused " + sub.path + ": " + refusal : sub.path + " " + failure;
+    }
+  }
+  if (sub.usable && (!probe.enabled || !in_child_only)) {
+    sublibrary_finder finder(lib.st.path);
+    loaded_here = load_sublibrary(sub, finder, lib.sublibrary_handles);
+  }
+  if (!sub.usable || loaded_here) lib.sublibrary_pending[i] = false;
+  if (sub.usable) return;
+  if (!lib.sublibraries_reported) {
+    lib.st.sublibraries[i] = sub;
+    return;
+  }
+  lib.sublibrary_refused.resize(lib.st.sublibraries.size(), false);
+  lib.sublibrary_refused[i] = true;
+  std::lock_guard<std::mutex> lock(lib.missing_mutex);
+  lib.late_problems.push_back(unusable_sublibrary_problem(sub, lib.desc->compiled_major));
+}
+
+// The sub-library that serves a table column, and whether a call into it may go on. The first call
+// into one that was not loaded at load time loads it (a report checks it from its files only, and
+// leaves that load to the call).
+struct checked_sublibrary {
+  const sublibrary* sub;
+  bool usable;
+};
+inline checked_sublibrary sublibrary_checked_for(library_state& lib, const char* column) {
   std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
   const sublibrary* found = sublibrary_for(lib.st.sublibraries, column);
-  if (!found) return nullptr;
+  if (!found) return {nullptr, true};
   std::size_t i = std::size_t(found - lib.st.sublibraries.data());
   // A sub-library found unusable since (another version than the main library) stays so.
   if (i < lib.sublibrary_pending.size() && lib.sublibrary_pending[i] && found->usable) {
-    sublibrary_finder finder(lib.st.path);
-    load_sublibrary(lib.st.sublibraries[i], finder, lib.sublibrary_handles);
-    lib.sublibrary_pending[i] = false;
+    load_pending_sublibrary(lib, i, false);
   }
-  return found;
+  const bool refused = i < lib.sublibrary_refused.size() && lib.sublibrary_refused[i];
+  return {found, found->usable && !refused};
+}
+
+// diagnostics::load_sublibraries: every sub-library no call has needed yet is loaded as its first
+// call would load it (under probe_in_child in a child only), so that what a report calls usable is
+// what those calls will find.
+inline void load_pending(library_state& lib) {
+  std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
+  if (!lib.loaded.load(std::memory_order_acquire)) return;
+  for (std::size_t i = 0; i < lib.st.sublibraries.size() && i < lib.sublibrary_pending.size(); ++i) {
+    if (lib.sublibrary_pending[i] && lib.st.sublibraries[i].usable) load_pending_sublibrary(lib, i, true);
+  }
 }
 
 // A cuDNN function whose sub-library is unusable gets the "unavailable" fallback: cuDNN itself
 // would abort the process when it fails to load that sub-library.
 inline bool blocks_call(library_state& lib, const char* name, const char* column) {
-  const sublibrary* sub = sublibrary_checked_for(lib, column);
-  if (!sub || sub->usable) return false;
+  checked_sublibrary checked = sublibrary_checked_for(lib, column);
+  if (checked.usable) return false;
   std::lock_guard<std::mutex> lock(lib.missing_mutex);
-  std::string entry = std::string(name) + "|" + sub->file_name;
+  std::string entry = std::string(name) + "|" + checked.sub->file_name;
   for (const std::string& b : lib.blocked_functions) {
     if (b == entry) return true;
   }
@@ -166,6 +235,17 @@ inline void note_missing_by_name_loads(library_state& lib, sublibrary_finder& fi
     std::string name = file_name_for_major(*load.library, cuda_major);
     std::vector<std::string> searched;
     if (name.empty() || !finder.by_name(name, searched).empty()) continue;
+    const std::string blocker = blocking_file(searched);
+    if (!blocker.empty()) {
+      lib.st.problems.push_back(
+          {error_code::ok, false,
+           "cuDNN loads " + name + " by name when " + load.engines + ", and its search would wait forever on a FIFO",
+           blocker,
+           "the system loader opens the FIFO it meets and waits for a writer: the first "
+           "operation that needs those engines would never return",
+           "remove " + blocker + ", or take its folder out of " + platform::system_search_variable});
+      continue;
+    }
     lib.st.problems.push_back(
         {error_code::ok, false,
          "cuDNN loads " + name + " by name when " + load.engines + ", and its search would not find it", "",
@@ -194,8 +274,31 @@ inline void note_shadowing(library_state& lib, const sublibrary& sub, const shad
        "remove " + copy.path + ", or replace it with the " + sub.file_name + " of the cuDNN in use"});
 }
 
-// Before status_of() hands out the status: every sub-library not yet checked is checked from its
-// files (nothing is loaded for a report), and each unusable one is listed as a problem, once.
+// The problem of a sub-library that is unusable (and not the root, whose failure refused cuDNN).
+inline problem unusable_sublibrary_problem(const sublibrary& sub, int major) {
+  const bool blocked = !blocker_of(sub).empty();
+  std::string effect = serves_functions(sub.name, major)
+                           ? blocked ? "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
+                                       "waiting forever in cuDNN's load of it"
+                                     : "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
+                                       "letting cuDNN abort the process"
+                       : blocked ? "the first operation that needs its engines would never return (cuDNN's load "
+                                   "of it waits forever)"
+                                 : "the operations that need its engines fail when they run "
+                                   "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED or "
+                                   "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)";
+  return {error_code::sublibrary_unusable,
+          false,
+          "cuDNN's sub-library " + sub.file_name + " is unusable; " + effect,
+          sub.path,
+          sub.problem,
+          "install one complete cuDNN " + std::to_string(major) + " (every " + sublibrary_file_name("*", major) +
+              " of one release, in one folder) and remove partial copies"};
+}
+
+// Before status_of() hands out the status, once: every sub-library not loaded yet is checked from
+// its files (nothing is loaded for a report; a usable one is still loaded by its first call, whose
+// refusal still gates its functions and joins the next report), and each unusable one is listed.
 inline void complete_status(library_state& lib) {
   std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
   if (lib.sublibraries_reported || !lib.loaded.load(std::memory_order_acquire)) return;
@@ -205,25 +308,11 @@ inline void complete_status(library_state& lib) {
   std::vector<sublibrary>& subs = lib.st.sublibraries;
   sublibrary_finder finder(lib.st.path);
   for (std::size_t i = 0; i < subs.size() && i < lib.sublibrary_pending.size(); ++i) {
-    if (!lib.sublibrary_pending[i] || !subs[i].usable) continue;
-    check_sublibrary(subs[i], finder);
-    lib.sublibrary_pending[i] = false;
+    if (lib.sublibrary_pending[i] && subs[i].usable) check_sublibrary(subs[i], finder);
   }
-  const std::string one_install = "install one complete cuDNN " + std::to_string(major) + " (every " +
-                                  sublibrary_file_name("*", major) +
-                                  " of one release, in one folder) and remove "
-                                  "partial copies";
   for (const sublibrary& sub : subs) {
     for (const shadowing_copy& copy : sub.shadowing) note_shadowing(lib, sub, copy);
-    if (sub.usable || sub.required) continue;
-    std::string effect = serves_functions(sub.name, major)
-                             ? "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of letting "
-                               "cuDNN abort the process"
-                             : "the operations that need its engines fail when they run "
-                               "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED or CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)";
-    lib.st.problems.push_back({error_code::sublibrary_unusable, false,
-                               "cuDNN's sub-library " + sub.file_name + " is unusable; " + effect, sub.path,
-                               sub.problem, one_install});
+    if (!sub.usable && !sub.required) lib.st.problems.push_back(unusable_sublibrary_problem(sub, major));
   }
   if (major >= 9) note_missing_by_name_loads(lib, finder);
 }
@@ -282,7 +371,8 @@ inline constexpr library_descriptor cudnn_descriptor =
         .adopted(&cudnn_hooks::note_cuda_build)
         .blocks_call(&cudnn_hooks::blocks_call)
         .complete_status(&cudnn_hooks::complete_status)
-        .cross_check(&cudnn_hooks::cross_check);
+        .cross_check(&cudnn_hooks::cross_check)
+        .load_pending(&cudnn_hooks::load_pending);
 
 }  // namespace
 }  // namespace detail

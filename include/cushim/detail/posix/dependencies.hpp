@@ -4,6 +4,10 @@
 // load_kind does not matter here.
 #pragma once
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <map>
 #include <string>
 #include <string_view>
@@ -44,6 +48,12 @@ inline const std::vector<std::string>& system_library_dirs() {
   return *dirs;
 }
 
+// What a probe child's search reads once made (child_probe.hpp): the cache and the system folders.
+inline void make_statics_for_child() {
+  system_ld_so_cache();
+  system_library_dirs();
+}
+
 // $ORIGIN (or ${ORIGIN}) is the folder of the file that carries the RUNPATH/RPATH.
 inline std::string expand_origin(std::string entry, const std::string& origin) {
   for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {
@@ -74,22 +84,28 @@ class dependency_resolver {
   // this process's.
   dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path,
                       std::vector<loaded_object> loaded)
-      : cache_(cache_bytes), library_path_(std::move(library_path)), loaded_(std::move(loaded)), loaded_listed_(true) {}
+      : cache_(cache_bytes), library_path_(std::move(library_path)) {
+    list_loaded(std::move(loaded));
+  }
 
   // That other process has loaded `objects` now: later answers find them there. Answers about
   // files stay; the dependency walks, which depend on what is loaded, are made again.
   void assume_loaded(std::vector<loaded_object> objects) {
-    loaded_ = std::move(objects);
-    loaded_listed_ = true;
+    list_loaded(std::move(objects));
     closure_.clear();
   }
 
   // The file the loader would use for `name` when the library at `requester_path` needs it (its
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
-  // there was skipped.
+  // there was skipped; without `note_absent`, only the files met there (the folders where there is
+  // none cost a string each, which a caller that asks about many names may not need).
   std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
-                     load_kind = load_kind::by_path) const {
-    return locate(name, elf_of(requester_path).info, requester_path, searched);
+                     load_kind = load_kind::by_path, bool note_absent = true) const {
+    auto known = dirs_.find(requester_path);
+    if (known == dirs_.end()) {
+      known = dirs_.emplace(requester_path, search_dirs_of(elf_of(requester_path).info, requester_path)).first;
+    }
+    return locate_in(name, known->second, searched, note_absent);
   }
 
   // Whether the loader would take the file for this process (an ELF library of its class and
@@ -101,7 +117,7 @@ class dependency_resolver {
   // inspect_file's answer, read once per file.
   outcome inspect(const std::string& path, std::string& why_not) const {
     const read_file& file = elf_of(path);
-    return inspect_elf(file.open_error, file.info, why_not);
+    return inspect_elf(file.open_error, file.info, file.size, why_not);
   }
 
   // DT_NEEDED of `path`; `error` says why there are none when the file cannot be read.
@@ -140,6 +156,31 @@ class dependency_resolver {
     return result;
   }
 
+  // A FIFO the system loader would meet, and then wait on forever, while it loads `path`: where it
+  // looks for a file of the DT_NEEDED closure, or for `by_name`, which a constructor loads by name
+  // (NVIDIA's libraries load the driver as they start). Empty when there is none; `name` receives
+  // the file name it looked for there.
+  std::string blocker_of_load(const std::string& path, const std::string& by_name, std::string& name) const {
+    std::vector<std::string> pending{path}, seen;
+    for (std::size_t next = 0; next < pending.size() && next < max_files; ++next) {
+      platform::file_source file(pending[next]);
+      elf_info info = read_elf(file);
+      if (info.error != elf_error::none) continue;
+      std::vector<std::string> names = info.needed;
+      if (next == 0) names.push_back(by_name);
+      for (const std::string& needed : names) {
+        std::vector<std::string> searched;
+        std::string found = locate(needed, info, pending[next], searched);
+        std::string fifo = blocking_file(searched);
+        if (!fifo.empty()) return name = needed, fifo;
+        if (found.empty() || is_loaded(found) || std::find(seen.begin(), seen.end(), found) != seen.end()) continue;
+        seen.push_back(found);
+        pending.push_back(found);
+      }
+    }
+    return {};
+  }
+
  private:
   static constexpr std::size_t max_files = 256;  // a dependency closure larger than this is not real
 
@@ -147,6 +188,7 @@ class dependency_resolver {
   struct read_file {
     std::string open_error;
     elf_info info;
+    std::uint64_t size = 0;  // bytes
   };
 
   const read_file& elf_of(const std::string& path) const {
@@ -156,6 +198,7 @@ class dependency_resolver {
     read_file read;
     if (file.ok()) {
       read.info = read_elf(file);
+      read.size = file.size();
     } else {
       read.open_error = file.error();
     }
@@ -164,9 +207,33 @@ class dependency_resolver {
 
   std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
                      std::vector<std::string>& searched) const {
+    auto known = dirs_.find(requester_path);
+    if (known == dirs_.end()) known = dirs_.emplace(requester_path, search_dirs_of(requester, requester_path)).first;
+    return locate_in(name, known->second, searched, true);
+  }
+
+  // `dirs`: search_dirs_of the library that needs `name`.
+  std::string locate_in(const std::string& name, const std::vector<std::string>& dirs,
+                        std::vector<std::string>& searched, bool note_absent) const {
     if (name.find('/') != std::string::npos) return check_file(name).state == file_state::regular ? name : "";
     std::string loaded = loaded_copy(name);
     if (!loaded.empty()) return loaded;
+    bool ended = false;
+    std::string found = first_loadable(dirs, name, searched, ended, note_absent);
+    if (!found.empty() || ended) return found;
+    std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
+    for (const std::string& path : cached) {
+      verdict v = accept(path, "ld.so.cache: ", searched, note_absent);
+      if (v == verdict::taken) return path;
+      if (v == verdict::ends_search || v == verdict::blocks) return {};
+    }
+    if (cached.empty() && note_absent) searched.push_back("ld.so.cache: no entry");
+    return first_loadable(system_library_dirs(), name, searched, ended, note_absent);
+  }
+
+  // RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH: the folders searched before the cache for a
+  // file the library at `requester_path` needs (kept per requester in dirs_).
+  std::vector<std::string> search_dirs_of(const elf_info& requester, const std::string& requester_path) const {
     std::string origin = parent_dir(requester_path);
     std::vector<std::string> dirs;
     if (requester.runpath.empty()) {
@@ -174,38 +241,41 @@ class dependency_resolver {
     }
     dirs.insert(dirs.end(), library_path_.begin(), library_path_.end());
     for (const std::string& d : requester.runpath) dirs.push_back(expand_origin(d, origin));
-    bool ended = false;
-    std::string found = first_loadable(dirs, name, searched, ended);
-    if (!found.empty() || ended) return found;
-    std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
-    for (const std::string& path : cached) {
-      verdict v = accept(path, "ld.so.cache: ", searched);
-      if (v == verdict::taken) return path;
-      if (v == verdict::ends_search) return {};
-    }
-    if (cached.empty()) searched.push_back("ld.so.cache: no entry");
-    return first_loadable(system_library_dirs(), name, searched, ended);
+    return dirs;
   }
 
   // The first file the loader takes from `dirs`; `ended` is set when a file there ends the search.
   std::string first_loadable(const std::vector<std::string>& dirs, const std::string& name,
-                             std::vector<std::string>& searched, bool& ended) const {
+                             std::vector<std::string>& searched, bool& ended, bool note_absent = true) const {
+    std::string path;  // one buffer for every folder's candidate
     for (const std::string& dir : dirs) {
-      std::string path = join_path(dir, name);
-      verdict v = accept(path, "", searched);
+      join_path_into(path, dir, name);
+      verdict v = accept(path, "", searched, note_absent);
       if (v == verdict::taken) return path;
-      if (v == verdict::ends_search) return ended = true, std::string();
+      if (v == verdict::ends_search || v == verdict::blocks) return ended = true, std::string();
     }
     return {};
   }
 
-  enum class verdict { taken, absent, passed_over, ends_search };
+  enum class verdict { taken, absent, passed_over, ends_search, blocks };
 
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
-  // cannot load ("invalid ELF header", "file too short") fails the load of that name.
-  verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched) const {
-    if (check_file(path).state != file_state::regular) {
-      searched.push_back(prefix + parent_dir(path));
+  // cannot load ("invalid ELF header", "file too short") fails the load of that name; a FIFO it
+  // opens and waits on (blocking_entry).
+  verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched,
+                 bool note_absent = true) const {
+    struct stat present;
+    if (::stat(path.c_str(), &present) != 0 && errno == ENOENT) {  // most places hold no such file
+      if (note_absent) searched.push_back(prefix + parent_dir(path));
+      return verdict::absent;
+    }
+    file_check at = check_file(path, true);
+    if (at.blocks_open) {
+      searched.push_back(prefix + blocking_entry(path));
+      return verdict::blocks;
+    }
+    if (at.state != file_state::regular) {
+      if (note_absent) searched.push_back(prefix + parent_dir(path));
       return verdict::absent;
     }
     std::string why_not;
@@ -219,8 +289,12 @@ class dependency_resolver {
   // A library already in the process under this file name or soname (loaded_copy_path's answer),
   // from one list of the process's libraries taken when the resolver first asks.
   std::string loaded_copy(const std::string& name) const {
-    for (const loaded_object& o : loaded()) {
-      if (std::string_view(o.path).substr(last_separator(o.path) + 1) == name || o.soname == name) return o.path;
+    const std::vector<loaded_object>& objects = loaded();
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+      const std::string& path = objects[i].path;
+      const bool same_file_name = path.size() - loaded_name_at_[i] == name.size() &&
+                                  path.compare(loaded_name_at_[i], std::string::npos, name) == 0;
+      if (same_file_name || objects[i].soname == name) return path;
     }
     return {};
   }
@@ -233,16 +307,25 @@ class dependency_resolver {
   }
 
   const std::vector<loaded_object>& loaded() const {
-    if (!loaded_listed_) loaded_ = loaded_objects(), loaded_listed_ = true;
+    if (!loaded_listed_) list_loaded(loaded_objects());
     return loaded_;
+  }
+
+  void list_loaded(std::vector<loaded_object> objects) const {
+    loaded_ = std::move(objects);
+    loaded_listed_ = true;
+    loaded_name_at_.clear();
+    for (const loaded_object& o : loaded_) loaded_name_at_.push_back(last_separator(o.path) + 1);
   }
 
   std::string_view cache_;  // the system's, mapped for the life of the process, or the caller's
   std::vector<std::string> library_path_;
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::vector<loaded_object> loaded_;
+  mutable std::vector<std::size_t> loaded_name_at_;  // where the file name of each starts in its path
   mutable bool loaded_listed_ = false;
-  mutable std::map<std::string, read_file> files_;  // each file's ELF, read once
+  mutable std::map<std::string, std::vector<std::string>> dirs_;  // search_dirs_of, per requester
+  mutable std::map<std::string, read_file> files_;                // each file's ELF, read once
 };
 
 }  // namespace platform

@@ -11,6 +11,18 @@
 
 #include "../platform_types.hpp"
 
+// ThreadSanitizer's annotations, in its builds only (dl_lock_reset_in_child).
+#if defined(__SANITIZE_THREAD__)
+#define CUSHIM_TSAN_ANNOTATIONS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUSHIM_TSAN_ANNOTATIONS 1
+#endif
+#endif
+#ifdef CUSHIM_TSAN_ANNOTATIONS
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace cushim {
 namespace detail {
 namespace {
@@ -23,9 +35,25 @@ using load_result = basic_load_result<library_handle>;
 // cushim's own dlopen/dlsym/dlinfo calls, one at a time: the libraries may load on several
 // threads, and glibc's internal lock is invisible to ThreadSanitizer. Recursive, because a
 // library's constructor may call back into cushim on the same thread.
-inline std::recursive_mutex& dl_mutex() {
+inline std::recursive_mutex*& dl_mutex_in_use() {
   static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: used at exit
-  return *m;
+  return m;
+}
+inline std::recursive_mutex& dl_mutex() { return *dl_mutex_in_use(); }
+
+// Every fork holds it across (fork_gate.hpp). The child takes a new one: glibc's recursive mutex
+// knows its owner by thread id, which the child's thread does not keep, so the child could never
+// release the old one (a lock_guard of the forking thread that still names it unlocks nothing).
+inline void dl_lock_for_fork() { dl_mutex().lock(); }
+inline void dl_unlock_after_fork() { dl_mutex().unlock(); }
+inline void dl_lock_reset_in_child() {
+#ifdef CUSHIM_TSAN_ANNOTATIONS
+  // The old one stays held by the forking thread for good; told it is released, ThreadSanitizer no
+  // longer sees every lock the child takes as taken inside it (a lock-order cycle with the gate's).
+  __tsan_mutex_pre_unlock(dl_mutex_in_use(), 0);
+  __tsan_mutex_post_unlock(dl_mutex_in_use(), 0);
+#endif
+  dl_mutex_in_use() = new std::recursive_mutex;
 }
 
 inline std::string loaded_path_of(library_handle h) {
@@ -37,7 +65,7 @@ inline std::string loaded_path_of(library_handle h) {
 // A loaded object's dynamic section in memory and its string table. ld.so relocates the
 // section's addresses in place where it is writable; an address below the load base is not.
 struct loaded_dynamic {
-  const ElfW(Dyn)* entries = nullptr;
+  const ElfW(Dyn) * entries = nullptr;
   const char* strings = nullptr;
 };
 

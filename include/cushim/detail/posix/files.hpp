@@ -30,20 +30,26 @@ inline file_check check_file(const std::string& path, bool folder_seen = false) 
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
+      if (folder_seen) return {file_state::absent, "no such file", {}};
       std::string dir = path.substr(0, path.find_last_of('/'));
       struct stat dst;
-      if (!folder_seen && !dir.empty() && ::stat(dir.c_str(), &dst) != 0) {
+      if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0)
         return {file_state::folder_absent, "folder does not exist", {}};
-      }
       return {file_state::absent, "no such file", {}};
     }
     if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop", {}};
     return {file_state::unreadable, std::strerror(err), {}};
   }
   if (S_ISDIR(st.st_mode)) return {file_state::not_a_file, "a folder, not a file", {}};
-  if (!S_ISREG(st.st_mode)) return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}};
+  if (!S_ISREG(st.st_mode)) {
+    return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}, 0, 0, S_ISFIFO(st.st_mode)};
+  }
   if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno), {}};
-  return {file_state::regular, {}, {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)}};
+  return {file_state::regular,
+          {},
+          {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)},
+          std::uint64_t(st.st_size),
+          std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
 // check_file for an entry of a search list, whose folder is often absent: the folder is looked at
@@ -56,6 +62,31 @@ inline file_check check_file_in_listed_folder(const std::string& path) {
   if (errno == ENOENT || errno == ENOTDIR) return {file_state::folder_absent, "folder does not exist", {}};
   return check_file(path);
 }
+
+// A file about to be loaded, looked at once more just before the loader's own open: what is at the
+// path must still be a regular file (a FIFO swapped in would block the loader for good) and, when
+// cushim checked it before, that very file, unchanged (a file truncated since may raise SIGBUS in
+// the loader). Linux has no way to pin a path to a file, so what remains is the few microseconds
+// between this look and the loader's open (dlopen of /proc/self/fd/N would pin it, but the loaded
+// library's $ORIGIN would then be /proc/self/fd, and cuDNN finds its sub-libraries by $ORIGIN).
+class file_pin {
+ public:
+  explicit file_pin(const std::string& path, const file_check* checked = nullptr) {
+    file_check now = check_file(path, true);
+    if (now.state != file_state::regular) {
+      why_ = now.state == file_state::not_a_file ? "it is now " + now.detail : now.detail;
+    } else if (checked &&
+               (now.identity != checked->identity || now.size != checked->size || now.modified != checked->modified)) {
+      why_ = "another file is at its path now, or it was rewritten";
+    }
+  }
+
+  bool unchanged() const { return why_.empty(); }
+  const std::string& why() const { return why_; }
+
+ private:
+  std::string why_;
+};
 
 // The identity of whatever the path names (file or folder); unknown when it names nothing.
 inline file_identity identity_of(const std::string& path) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,18 +33,16 @@ class sublibrary_finder {
 
   // With a chosen view of the system, for tests.
   sublibrary_finder(const std::string& main_path, dependency_resolver resolver)
-      : main_path_(main_path),
-        main_version_(cudnn_version_from_file_name(final_link_target(main_path))),
-        own_(std::move(resolver)),
-        resolver_(&own_) {}
+      : main_path_(main_path), own_(std::move(resolver)), resolver_(&own_) {
+    main_version_ = release_of(main_path);
+  }
 
   // With another process's resolver, borrowed (the doctor's discovery, for every framework it
   // looks at): what it has read of each file is kept there for the next one.
   sublibrary_finder(const std::string& main_path, const dependency_resolver* shared)
-      : main_path_(main_path),
-        main_version_(cudnn_version_from_file_name(final_link_target(main_path))),
-        own_(std::string_view(), {}, {}),
-        resolver_(shared) {}
+      : main_path_(main_path), own_(std::string_view(), {}, {}), resolver_(shared) {
+    main_version_ = release_of(main_path);
+  }
 
   sublibrary_finder(const sublibrary_finder&) = delete;
   sublibrary_finder& operator=(const sublibrary_finder&) = delete;
@@ -53,16 +52,19 @@ class sublibrary_finder {
   // The main library's RPATH and RUNPATH count: cuDNN's dlopen runs inside it.
   std::string by_name(const std::string& file_name, std::vector<std::string>& searched,
                       std::vector<std::string>* skipped = nullptr) const {
+    std::vector<std::string> other;
     for (const std::string& name : names_tried(file_name)) {
-      std::vector<std::string> looked;
-      std::string found = resolver_->locate(name, main_path_, looked, load_kind::by_name);
+      // Only the name asked for needs its absent folders listed (`searched`, for a message).
+      std::vector<std::string>& looked = name == file_name ? searched : other;
+      looked.clear();
+      std::string found = resolver_->locate(name, main_path_, looked, load_kind::by_name, name == file_name);
       if (skipped) {
         for (const std::string& entry : looked) {
           if (names_unusable_file(entry)) skipped->push_back(entry);
         }
       }
-      if (name == file_name) searched = looked;
       if (!found.empty()) return found;
+      if (!blocking_file(looked).empty()) return {};  // the load of this name never returns: no next name
     }
     return {};
   }
@@ -73,18 +75,17 @@ class sublibrary_finder {
   // nothing is run.
   long version_of(const std::string& path, const sublibrary_spec& spec) const {
     if (long v = cudnn_version_from_file_name(final_link_target(path))) return v;
-    std::uint32_t packed = 0;
-    file_source file(path);
-    if (!spec.version_symbol || !read_elf_symbol_bytes(file, spec.version_symbol, &packed, sizeof packed)) return 0;
-    return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
+    if (!root_word_path_.empty() && path == root_word_path_) return root_word_;  // read for release_of
+    return version_word(path, spec.version_symbol);
   }
 
   // The names cuDNN's own load tries, in order: cuDNN 9 tries libcudnn_X.so.9.M.P, .so.9.M, .so.9
-  // and then libcudnn_X.so, M.P being its own release (read from the main library's real file
-  // name; without one, only the last two). cuDNN 8, and any other library, the one name.
+  // and then libcudnn_X.so, M.P being its own release (release_of; unknown, only the last two).
+  // cuDNN 8, and any other library, the one name.
   std::vector<std::string> names_tried(const std::string& file_name) const {
     const std::size_t so = file_name.rfind(".so.");
-    if (file_name.compare(0, 9, "libcudnn_") != 0 || so == std::string::npos || file_name.substr(so + 4) == "8") {
+    if (file_name.compare(0, 9, "libcudnn_") != 0 || so == std::string::npos ||
+        file_name.compare(so + 4, std::string::npos, "8") == 0) {
       return {file_name};
     }
     const std::string stem = file_name.substr(0, so + 3);  // libcudnn_ops.so
@@ -105,8 +106,33 @@ class sublibrary_finder {
   std::vector<std::string> preloads_for(const std::string&) const { return {}; }
 
  private:
+  // cuDNN's release, which its own loads put in the names they try first: from the main library's
+  // real file name, else from the version word of its root sub-library beside it (libcudnn.so.9 of
+  // NVIDIA's archives and of the pip wheel carries no version in its name; cuDNN still tries
+  // libcudnn_graph.so.9.19.0 first). 0 when neither says.
+  long release_of(const std::string& main_path) {
+    if (long v = cudnn_version_from_file_name(final_link_target(main_path))) return v;
+    const std::string main_name = main_path.substr(main_path.find_last_of('/') + 1);
+    const std::size_t so = main_name.rfind(".so.");
+    const int major = so == std::string::npos ? 0 : std::atoi(main_name.c_str() + so + 4);
+    if (major < 9) return 0;
+    const sublibrary_spec root = cudnn_sublibrary_specs(major).front();
+    root_word_path_ = join_path(parent_dir(main_path), sublibrary_file_name(root.name, major));
+    return root_word_ = version_word(root_word_path_, root.version_symbol);
+  }
+
+  // The 0x00MMmmpp word a cuDNN 9 sub-library exports as `symbol`, read from the file; 0 without one.
+  static long version_word(const std::string& path, const char* symbol) {
+    std::uint32_t packed = 0;
+    file_source file(path);
+    if (!symbol || !read_elf_symbol_bytes(file, symbol, &packed, sizeof packed)) return 0;
+    return encode_cudnn_version(int(packed >> 16 & 0xff), int(packed >> 8 & 0xff), int(packed & 0xff));
+  }
+
   std::string main_path_;
-  long main_version_;  // from the main library's real file name; 0 when it carries none
+  long main_version_ = 0;       // release_of(main_path_)
+  std::string root_word_path_;  // the root sub-library whose version word release_of read,
+  long root_word_ = 0;          // and that word, which version_of gives again without reading it
   dependency_resolver own_;
   const dependency_resolver* resolver_;  // own_, or a borrowed one
 };

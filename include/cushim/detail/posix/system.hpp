@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <link.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -21,7 +22,14 @@ namespace detail {
 namespace {
 namespace platform {
 
-inline const char* get_environment(const char* name) { return std::getenv(name); }
+// Whether the process runs in secure-execution mode (AT_SECURE): a setuid or setgid program, or
+// one with file capabilities, started by a user with fewer rights. Its environment is that user's.
+inline bool secure_execution() { return ::getauxval(AT_SECURE) != 0; }
+
+// None in secure-execution mode, as glibc's secure_getenv: every variable cushim reads steers what
+// it loads (CUSHIM_*, CUDNN_PATH, CUDA_PATH, CONDA_PREFIX, VIRTUAL_ENV, HOME), and a setuid program
+// must not load what its caller names, as the system loader ignores LD_LIBRARY_PATH there.
+inline const char* get_environment(const char* name) { return ::secure_getenv(name); }
 
 // The names of all environment variables.
 inline std::vector<std::string> environment_names() {

@@ -20,6 +20,9 @@ namespace detail {
 namespace {
 namespace platform {
 
+// A probe child on Windows is a program of its own (child_process.hpp): it makes its own statics.
+inline void make_statics_for_child() {}
+
 // API sets (api-ms-win-*, ext-ms-*) are resolved by the system from its schema, never from a file.
 inline bool is_api_set(const std::string& name) {
   auto starts = [&](const char* prefix) {
@@ -112,6 +115,9 @@ class dependency_resolver {
     walk({path}, path, kind, path_preloads, visited, result);
     return result;
   }
+
+  // Windows' loader meets no FIFO where it looks (posix/dependencies.hpp): none ever blocks a load.
+  std::string blocker_of_load(const std::string&, const std::string&, std::string&) const { return {}; }
 
  private:
   static constexpr std::size_t max_files = 256;

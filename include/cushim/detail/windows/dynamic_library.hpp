@@ -18,6 +18,11 @@ using library_handle = HMODULE;
 using any_function = void (*)();
 using load_result = basic_load_result<library_handle>;
 
+// Windows has no fork (fork_gate.hpp): no lock to hold across one.
+inline void dl_lock_for_fork() {}
+inline void dl_unlock_after_fork() {}
+inline void dl_lock_reset_in_child() {}
+
 // What a loader error code means for a DLL, built from the code (Wine's texts differ from Windows').
 inline std::string load_error_text(DWORD code) {
   std::string meaning;

@@ -31,6 +31,53 @@ inline bool is_folder(const std::string& path) {
   return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
 }
 
+// What an open handle is: a file on a disk (its identity, size and last write), or not.
+inline file_check check_open_file(HANDLE h) {
+  if (::GetFileType(h) != FILE_TYPE_DISK) return {file_state::not_a_file, "not a regular file (a device or pipe)", {}};
+  BY_HANDLE_FILE_INFORMATION info{};
+  if (!::GetFileInformationByHandle(h, &info)) return {file_state::regular, {}, {}};
+  return {
+      file_state::regular,
+      {},
+      {info.dwVolumeSerialNumber, (std::uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow},
+      (std::uint64_t(info.nFileSizeHigh) << 32) | info.nFileSizeLow,
+      std::int64_t((std::uint64_t(info.ftLastWriteTime.dwHighDateTime) << 32) | info.ftLastWriteTime.dwLowDateTime)};
+}
+
+// A file about to be loaded, held open from just before the load until after it with no sharing
+// but reading: nobody can replace, rename, delete or write it meanwhile. When cushim checked it
+// before, it must still be that very file, unchanged.
+class file_pin {
+ public:
+  explicit file_pin(const std::string& path, const file_check* checked = nullptr) {
+    handle_ = ::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                            FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (handle_ == INVALID_HANDLE_VALUE) {
+      why_ = "it cannot be held for the load: " + file_error_text(::GetLastError());
+      return;
+    }
+    file_check now = check_open_file(handle_);
+    if (now.state != file_state::regular) {
+      why_ = "it is now " + now.detail;
+    } else if (checked &&
+               (now.identity != checked->identity || now.size != checked->size || now.modified != checked->modified)) {
+      why_ = "another file is at its path now, or it was rewritten";
+    }
+  }
+  ~file_pin() {
+    if (handle_ != INVALID_HANDLE_VALUE) ::CloseHandle(handle_);
+  }
+  file_pin(const file_pin&) = delete;
+  file_pin& operator=(const file_pin&) = delete;
+
+  bool unchanged() const { return why_.empty(); }
+  const std::string& why() const { return why_; }
+
+ private:
+  HANDLE handle_ = INVALID_HANDLE_VALUE;
+  std::string why_;
+};
+
 // Attributes only; the file is opened (for reading, never executed) to prove it is readable.
 inline file_check check_file(const std::string& path) {
   WIN32_FILE_ATTRIBUTE_DATA data;
@@ -49,16 +96,9 @@ inline file_check check_file(const std::string& path) {
   if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return {file_state::not_a_file, "a folder, not a file", {}};
   HANDLE h = open_for_reading(path);
   if (h == INVALID_HANDLE_VALUE) return {file_state::unreadable, file_error_text(::GetLastError()), {}};
-  DWORD type = ::GetFileType(h);
-  BY_HANDLE_FILE_INFORMATION info{};
-  bool identified = type == FILE_TYPE_DISK && ::GetFileInformationByHandle(h, &info);
+  file_check found = check_open_file(h);
   ::CloseHandle(h);
-  if (type != FILE_TYPE_DISK) return {file_state::not_a_file, "not a regular file (a device or pipe)", {}};
-  file_identity identity;
-  if (identified) {
-    identity = {info.dwVolumeSerialNumber, (std::uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
-  }
-  return {file_state::regular, {}, identity};
+  return found;
 }
 
 // check_file answers an absent folder in one call here (ERROR_PATH_NOT_FOUND).

@@ -14,6 +14,9 @@ namespace detail {
 namespace {
 namespace platform {
 
+// Windows has no setuid programs: a process's environment is its own user's.
+inline bool secure_execution() { return false; }
+
 // Values are kept for the life of the process (one copy per distinct value), so the pointer
 // stays valid like getenv's while other threads read the environment too.
 inline const char* remember(const std::string& value) {
