@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "attempt_log.hpp"
 #include "candidate_check.hpp"
 #include "child_probe.hpp"
 #include "os.hpp"
@@ -88,34 +89,15 @@ class loader {
 
   void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
 
-  // Every candidate is counted; of the entries of one search list (CUSHIM_SEARCH_PATH[i], PATH[i])
-  // with one outcome, the first listed_per_outcome are recorded and logged one by one, the rest
-  // summed up in finish(): a megabyte of ':' must not become a gigabyte of explanation. The rest
-  // cost a count each, no text.
+  // Every candidate is counted; the first entries of a long list with one outcome are recorded and
+  // logged one by one (attempt_log.hpp).
   void record(const candidate& c, outcome result, std::string_view detail = {}) {
-    ++places_;
-    std::string_view list = list_of(c);
-    if (!list.empty() && ++count_of(list, result) > listed_per_outcome) return;
+    if (!tried_.counts_one_by_one(list_of(c), result)) return;
     std::string rule = rule_of(c);
     if (logging()) {
       log(rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + std::string(detail) + ")"));
     }
-    lib_.st.attempts.push_back({std::move(rule), c.path, result, std::string(detail)});
-  }
-
-  // How many entries of `list` had this outcome so far. A list's entries come one after another,
-  // so the last count asked for is tried first.
-  std::size_t& count_of(std::string_view list, outcome result) {
-    if (last_count_ < list_outcomes_.size() && list_outcomes_[last_count_].result == result &&
-        list_outcomes_[last_count_].list == list) {
-      return list_outcomes_[last_count_].count;
-    }
-    for (last_count_ = 0; last_count_ < list_outcomes_.size(); ++last_count_) {
-      const list_count& n = list_outcomes_[last_count_];
-      if (n.result == result && n.list == list) return list_outcomes_[last_count_].count;
-    }
-    list_outcomes_.push_back({std::string(list), result, 0});
-    return list_outcomes_.back().count;
+    tried_.add(std::move(rule), c.path, result, detail);
   }
 
   // A library with no override (the driver: only the system's own copy) ignores options.files.
@@ -381,24 +363,8 @@ class loader {
     return code;
   }
 
-  // After the last listed attempt of each list, one attempt that sums up the entries not listed.
-  void summarise_long_lists() {
-    std::vector<attempt>& attempts = lib_.st.attempts;
-    for (const list_count& n : list_outcomes_) {
-      if (n.count <= listed_per_outcome) continue;
-      std::size_t after = 0;
-      for (std::size_t i = 0; i < attempts.size(); ++i) {
-        if (list_of_rule(attempts[i].rule) == n.list) after = i + 1;
-      }
-      attempts.insert(attempts.begin() + std::ptrdiff_t(after),
-                      {n.list + "[...]", "", n.result,
-                       std::to_string(n.count - listed_per_outcome) + " more entries of " + n.list +
-                           " with this outcome, not listed one by one"});
-    }
-  }
-
   // A warning per skipped entry of a search list, the first few of each kind one by one.
-  void warn_skipped_entries() {
+  void warn_skipped_entries(const std::vector<attempt_log::list_count>& counts) {
     std::map<std::pair<std::string, outcome>, std::size_t> warned;
     for (const attempt& a : lib_.st.attempts) {
       if (a.result != outcome::skipped_relative && a.result != outcome::skipped_empty) continue;
@@ -407,7 +373,7 @@ class loader {
       if (++warned[{list, a.result}] > warned_per_kind) continue;
       lib_.st.problems.push_back(problems_of::skipped_entry(a, list));
     }
-    for (const list_count& n : list_outcomes_) {
+    for (const attempt_log::list_count& n : counts) {
       if ((n.result != outcome::skipped_empty && n.result != outcome::skipped_relative) || n.count <= warned_per_kind)
         continue;
       lib_.st.problems.push_back(
@@ -417,12 +383,7 @@ class loader {
 
   void finish() {
     status& st = lib_.st;
-    // Summaries and warnings in the order of the list's name, then the outcome's.
-    sort_short_list(list_outcomes_, [](const list_count& a, const list_count& b) {
-      return a.list != b.list ? a.list < b.list : a.result < b.result;
-    });
-    summarise_long_lists();
-    warn_skipped_entries();
+    warn_skipped_entries(tried_.close());
     for (const attempt& a : st.attempts) {
       if (a.result != outcome::crashed) continue;
       // The FIFO it waited on is named (passes_in_child), not this file.
@@ -431,28 +392,20 @@ class loader {
     }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
-      st.problems.push_back(problems_of::unavailable(d_, st.code, places_));
+      st.problems.push_back(problems_of::unavailable(d_, st.code, tried_.places()));
     }
     if (st.code != error_code::ok && logging()) log("unavailable: " + std::string(to_string(st.code)));
   }
 
-  static constexpr std::size_t listed_per_outcome = 32;  // attempts of one list and outcome recorded one by one
-  static constexpr std::size_t warned_per_kind = 8;      // skipped entries of one list and kind warned about one by one
+  static constexpr std::size_t warned_per_kind = 8;  // skipped entries of one list and kind warned about one by one
 
   library_state& lib_;
   const library_descriptor& d_;
   const options& opts_;
+  attempt_log tried_{lib_.st.attempts};
   seen_files seen_;
-  std::size_t places_ = 0;
   int child_fd_ = -1;         // in a probe_in_child child: its pipe to the parent
   long refused_version_ = 0;  // the version the last candidate reported
-  struct list_count {
-    std::string list;
-    outcome result;
-    std::size_t count;
-  };
-  std::vector<list_count> list_outcomes_;
-  std::size_t last_count_ = 0;  // list_outcomes_ index count_of found last
   bool mismatch_seen_ = false;
   bool part_failure_ = false;
   std::vector<std::string> blocked_by_fifo_;  // candidates whose load in a child waited on a FIFO
