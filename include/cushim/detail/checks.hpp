@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libraries.hpp"
+#include "problems.hpp"
 #include "report.hpp"
 
 namespace cushim {
@@ -19,35 +20,14 @@ namespace {
 inline void check_driver(report& r) {
   const driver_status& d = r.driver.probe;
   for (const std::string& stub : d.stubs) {
-    r.driver.problems.push_back(
-        {error_code::not_found, false,
-         "the CUDA toolkit's link-time stub of the driver is where the system loader looks for the driver", stub,
-         "a program links against it at build time; at run time every CUDA call through it fails with "
-         "CUDA_ERROR_STUB_LIBRARY (34, \"CUDA driver is a stub library\"), and cuDNN cannot start",
-         "remove it (or the folder holding it) from where the loader looks: it is a toolkit's lib64/stubs/libcuda.so, "
-         "copied or linked; then " +
-             std::string(platform::driver_install_advice())});
+    r.driver.problems.push_back(problems_of::driver_stub(stub, platform::driver_install_advice()));
   }
   if (!d.blocked_by.empty()) {
-    r.driver.problems.push_back(
-        {error_code::not_found, true,
-         std::string("the system loader's search for ") + platform::driver_file_name() +
-             " meets a FIFO before any driver: loading the driver by name would wait forever",
-         d.blocked_by,
-         std::string("it opens the FIFO and waits for a writer; the CUDA runtime and cuDNN load the driver by name "
-                     "on their first calls that need it: cudaGetDeviceCount, cudaSetDevice, cudaMalloc, cudnnCreate "
-                     "and the like would never return (cushim's own search passed over it)"),
-         "remove " + d.blocked_by + ", or take its folder out of " + platform::system_search_variable});
+    r.driver.problems.push_back(problems_of::driver_blocked(platform::driver_file_name(), d.blocked_by));
   }
   if (d.found) return;
   r.driver.problems.push_back(
-      {error_code::not_found, false,
-       std::string("no NVIDIA driver was found: ") + platform::driver_file_name() + " is in none of the " +
-           std::to_string(d.attempts.size()) + " places the system loader looks",
-       "",
-       "the CUDA runtime and cuDNN can load, but nothing can run on a GPU: cudaGetDeviceCount returns "
-       "an error and a count of 0, cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED",
-       std::string(platform::driver_install_advice()) + "; or run on the CPU"});
+      problems_of::no_driver(platform::driver_file_name(), d.attempts.size(), platform::driver_install_advice()));
 }
 
 // Functions that return a fallback although the library loaded: routed there by a hook (a
@@ -55,16 +35,10 @@ inline void check_driver(report& r) {
 inline void check_calls(report_library& lib) {
   const library_descriptor& d = *lib.desc;
   for (const auto& blocked : lib.blocked_functions) {
-    lib.call_problems.push_back({error_code::sublibrary_unusable, false,
-                                 blocked.first + " needs " + blocked.second +
-                                     ", which is unusable (see above); it returns " + d.blocked_returns,
-                                 "", "", ""});
+    lib.call_problems.push_back(problems_of::blocked_function(d, blocked.first, blocked.second));
   }
   for (const std::string& name : lib.missing_functions) {
-    lib.call_problems.push_back({error_code::ok, false,
-                                 name + " is not in " + lib.st->path + " (" + version_text(d, lib.st->version) +
-                                     "); it returns " + d.missing_returns,
-                                 "", "", ""});
+    lib.call_problems.push_back(problems_of::missing_function(d, name, *lib.st));
   }
 }
 

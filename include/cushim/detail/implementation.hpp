@@ -31,9 +31,7 @@ inline const status& unknown_library_status() {
     status* made = new status;
     made->lib = library(library_count);
     made->code = error_code::disabled;
-    made->problems.push_back({error_code::disabled, false,
-                              "status_of() was asked about a value that is not one of cushim::library's", "",
-                              "no library has it; it is never loaded", "pass one of cushim::library's values"});
+    made->problems.push_back(problems_of::no_such_library());
     return made;
   }();
   return *unknown;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../api/descriptors.inc"
+#include "problems.hpp"
 #include "state.hpp"
 
 namespace cushim {
@@ -56,8 +57,7 @@ inline shim_state::shim_state() {
     st.compiled_version = d.compiled_version;
     if (d.shimmed) continue;
     st.code = error_code::disabled;
-    st.problems.push_back({error_code::disabled, false, std::string(d.in_sentence) + " is not shimmed by this build",
-                           "", d.disabled_why, ""});
+    st.problems.push_back(problems_of::not_shimmed(d));
   }
   platform::on_fork([] { shim().forks.before_fork(); }, [] { shim().forks.after_fork_in_parent(); },
                     [] { shim().forks.after_fork_in_child(); });

@@ -13,9 +13,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "attempt_log.hpp"
 #include "candidate_check.hpp"
 #include "child_probe.hpp"
 #include "os.hpp"
+#include "problems.hpp"
 #include "search_order.hpp"
 #include "state.hpp"
 #include "thread_end.hpp"
@@ -23,7 +25,6 @@
 #include CUSHIM_OS_BINARY_CHECK
 #include CUSHIM_OS_DEPENDENCIES
 #include CUSHIM_OS_FILE_VERSION
-#include CUSHIM_OS_TEXTS
 
 namespace cushim {
 namespace detail {
@@ -88,43 +89,22 @@ class loader {
 
   void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
 
-  // Every candidate is counted; of the entries of one search list (CUSHIM_SEARCH_PATH[i], PATH[i])
-  // with one outcome, the first listed_per_outcome are recorded and logged one by one, the rest
-  // summed up in finish(): a megabyte of ':' must not become a gigabyte of explanation. The rest
-  // cost a count each, no text.
+  // Every candidate is counted; the first entries of a long list with one outcome are recorded and
+  // logged one by one (attempt_log.hpp).
   void record(const candidate& c, outcome result, std::string_view detail = {}) {
-    ++places_;
-    std::string_view list = list_of(c);
-    if (!list.empty() && ++count_of(list, result) > listed_per_outcome) return;
+    if (!tried_.counts_one_by_one(list_of(c), result)) return;
     std::string rule = rule_of(c);
     if (logging()) {
       log(rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + std::string(detail) + ")"));
     }
-    lib_.st.attempts.push_back({std::move(rule), c.path, result, std::string(detail)});
-  }
-
-  // How many entries of `list` had this outcome so far. A list's entries come one after another,
-  // so the last count asked for is tried first.
-  std::size_t& count_of(std::string_view list, outcome result) {
-    if (last_count_ < list_outcomes_.size() && list_outcomes_[last_count_].result == result &&
-        list_outcomes_[last_count_].list == list) {
-      return list_outcomes_[last_count_].count;
-    }
-    for (last_count_ = 0; last_count_ < list_outcomes_.size(); ++last_count_) {
-      const list_count& n = list_outcomes_[last_count_];
-      if (n.result == result && n.list == list) return list_outcomes_[last_count_].count;
-    }
-    list_outcomes_.push_back({std::string(list), result, 0});
-    return list_outcomes_.back().count;
+    tried_.add(std::move(rule), c.path, result, detail);
   }
 
   // A library with no override (the driver: only the system's own copy) ignores options.files.
   void note_ignored_override() {
     if (d_.override_variable || opts_.files[d_.id].empty()) return;
     std::string rule = std::string("options.files[") + d_.key + "]";
-    lib_.st.problems.push_back({error_code::ok, false, rule + " is ignored: " + d_.in_sentence + " has no override",
-                                opts_.files[d_.id], "it is loaded only from where the system installs it",
-                                "leave " + rule + " empty"});
+    lib_.st.problems.push_back(problems_of::ignored_override(d_, rule, opts_.files[d_.id]));
   }
 
   // The explicit file or folder from options.files or CUSHIM_*_PATH, if one is given.
@@ -155,13 +135,7 @@ class loader {
     const std::string& rule = c.rule;
     if (try_candidate(c)) return true;
     lib_.st.code = error_code::override_failed;
-    const attempt& a = lib_.st.attempts.back();
-    lib_.st.problems.push_back({error_code::override_failed, true,
-                                std::string(d_.display_name) + " was not loaded from the explicit location " + rule +
-                                    " names; cushim does not fall back to a search when one is given",
-                                a.path, std::string(to_string(a.result)) + (a.detail.empty() ? "" : ": " + a.detail),
-                                "point " + rule + " at a readable " + compiled_file_name(d_) +
-                                    " (or the folder holding it), or unset it to let cushim search"});
+    lib_.st.problems.push_back(problems_of::override_failed(d_, rule, lib_.st.attempts.back()));
     return false;
   }
 
@@ -172,71 +146,16 @@ class loader {
     candidate c{"already loaded in this process", path, entry_kind::absolute};
     candidate wanted{};
     if (override_candidate(wanted) && platform::identity_of(wanted.path) != platform::identity_of(path)) {
-      lib_.st.problems.push_back({error_code::ok, false,
-                                  wanted.rule + " names " + wanted.path +
-                                      ", but another copy is already loaded in "
-                                      "this process; cushim uses that one",
-                                  path, "two copies of one library in a process break both",
-                                  "find what loads " + path + " first (another framework, a library linked with " +
-                                      platform::linked_with(d_.link_name) + ") and make it use " + wanted.path +
-                                      ", or point " + wanted.rule + " at " + path});
+      lib_.st.problems.push_back(problems_of::other_copy_already_loaded(d_, wanted.rule, wanted.path, path));
     }
     if (accept_loaded(h, c, outcome::reused)) return true;
     lib_.st.code = error_code::already_loaded_mismatch;
-    lib_.st.problems.push_back(already_loaded_problem(path));
+    lib_.st.problems.push_back(problems_of::already_loaded_unusable(
+        d_, path, lib_.st.attempts.back().detail,
+        problems_of::who_loaded(d_, platform::modules_needing(compiled_file_name(d_)),
+                                platform::preloaded_by_environment(path), path),
+        refused_version_));
     return false;
-  }
-
-  // Who brought the copy already in the process: the modules whose DT_NEEDED names it, or a
-  // dlopen at run time, as frameworks (PyTorch, TensorFlow, ONNX Runtime) load cuDNN.
-  std::string who_loaded(const std::string& path) const {
-    std::vector<std::string> modules = platform::modules_needing(compiled_file_name(d_));
-    std::string text;
-    for (const std::string& m : modules) {
-      text += (text.empty() ? "" : ", ") +
-              (m.empty() ? "this program (linked with " + platform::linked_with(d_.link_name) + ")" : m);
-    }
-    if (!text.empty()) return "loaded as a dependency of " + text;
-    if (platform::preloaded_by_environment(path)) return "loaded through LD_PRELOAD";
-    std::string from_wheel = path.find("site-packages") != std::string::npos ? ", from a pip wheel" : "";
-    return "loaded at run time (dlopen) by another library of this process" + from_wheel +
-           ", as frameworks such as PyTorch, TensorFlow and ONNX Runtime load it";
-  }
-
-  problem already_loaded_problem(const std::string& path) const {
-    const std::string& detail = lib_.st.attempts.back().detail;
-    std::string name = d_.display_name, compiled = version_text(d_, d_.compiled_version);
-    version_parts found = d_.decode_version(refused_version_), want = d_.decode_version(d_.compiled_version);
-    std::string why = detail + "; " + who_loaded(path);
-    std::string keep_out =
-        "cushim will not load a second copy next to it (two copies of one library in a process break both)";
-    if (refused_version_ && found.major == want.major && found.minor < want.minor) {
-      std::string older = version_text(d_, refused_version_);
-      return {error_code::already_loaded_mismatch,
-              true,
-              "the " + name + " " + older + " already loaded in this process is older than the " + compiled +
-                  " this program was compiled with",
-              path,
-              why + "; " + keep_out,
-              "version_policy::same_major accepts it: cushim then uses this " + older +
-                  ", and each function added "
-                  "after " +
-                  older + " returns " + d_.missing_returns +
-                  " and is named in the report. Or make what loads "
-                  "it load " +
-                  name + " " + compiled +
-                  " or newer (for a pip wheel: upgrade it), or build this program "
-                  "with the " +
-                  older + " headers"};
-    }
-    return {error_code::already_loaded_mismatch,
-            true,
-            "the " + name + " already loaded in this process is unusable",
-            path,
-            why,
-            "something loaded this copy before cushim; " + keep_out +
-                ". Remove the other copy or load the right "
-                "one first"};
   }
 
   // A switch the options set, or its variable set to 1 (when the environment may be read).
@@ -263,10 +182,7 @@ class loader {
     if (!fifo.empty()) {
       blocked_by_fifo_.push_back(c.path);
       failure += "; " + cause;
-      lib_.st.problems.push_back(
-          {error_code::ok, false, "loading " + c.path + " waits forever on a FIFO where the system loader looks", fifo,
-           cause + "; without probe_in_child the load would never return",
-           "remove " + fifo + ", or take its folder out of " + platform::system_search_variable});
+      lib_.st.problems.push_back(problems_of::load_waits_on_fifo(c.path, fifo, cause));
     }
     record(c, outcome::crashed, failure);
     return false;
@@ -410,17 +326,11 @@ class loader {
       return outcome::wrong_version;
     }
     if (!newer_major && got.minor < want.minor) {
-      std::string older =
-          "older than the headers this program was compiled with (" + version_text(d_, d_.compiled_version) + ")";
       if (opts_.policy == version_policy::same_major_newer_minor && !d_.older_minor_works) {
-        detail += "; " + older;
+        detail += "; " + problems_of::older_than_compiled(d_);
         return outcome::wrong_version;
       }
-      lib_.st.problems.push_back({error_code::version_mismatch, false,
-                                  std::string(d_.display_name) + " " + version_text(d_, v) + " is " + older, check.path,
-                                  "functions added after " + version_text(d_, v) + " " + d_.older_minor_effect,
-                                  "install " + std::string(d_.display_name) + " " +
-                                      version_text(d_, d_.compiled_version) + " or newer of the same major"});
+      lib_.st.problems.push_back(problems_of::older_minor(d_, v, check.path));
     }
     check.version = v;
     version_source_ = source;
@@ -453,133 +363,49 @@ class loader {
     return code;
   }
 
-  // After the last listed attempt of each list, one attempt that sums up the entries not listed.
-  void summarise_long_lists() {
-    std::vector<attempt>& attempts = lib_.st.attempts;
-    for (const list_count& n : list_outcomes_) {
-      if (n.count <= listed_per_outcome) continue;
-      std::size_t after = 0;
-      for (std::size_t i = 0; i < attempts.size(); ++i) {
-        if (list_of_rule(attempts[i].rule) == n.list) after = i + 1;
-      }
-      attempts.insert(attempts.begin() + std::ptrdiff_t(after),
-                      {n.list + "[...]", "", n.result,
-                       std::to_string(n.count - listed_per_outcome) + " more entries of " + n.list +
-                           " with this outcome, not listed one by one"});
-    }
-  }
-
   // A warning per skipped entry of a search list, the first few of each kind one by one.
-  void warn_skipped_entries() {
+  void warn_skipped_entries(const std::vector<attempt_log::list_count>& counts) {
     std::map<std::pair<std::string, outcome>, std::size_t> warned;
     for (const attempt& a : lib_.st.attempts) {
       if (a.result != outcome::skipped_relative && a.result != outcome::skipped_empty) continue;
       std::string list(list_of_rule(a.rule).empty() ? a.rule : list_of_rule(a.rule));
       if (a.path.empty() && a.rule == list + "[...]") continue;  // a summary, warned about below
       if (++warned[{list, a.result}] > warned_per_kind) continue;
-      lib_.st.problems.push_back({error_code::ok, false,
-                                  a.rule +
-                                      (a.result == outcome::skipped_empty ? std::string(" has an empty entry")
-                                                                          : " has a relative entry '" + a.path + "'") +
-                                      ", which cushim skipped",
-                                  "", a.detail, "use absolute folders only in " + list});
+      lib_.st.problems.push_back(problems_of::skipped_entry(a, list));
     }
-    for (const list_count& n : list_outcomes_) {
+    for (const attempt_log::list_count& n : counts) {
       if ((n.result != outcome::skipped_empty && n.result != outcome::skipped_relative) || n.count <= warned_per_kind)
         continue;
-      bool empty = n.result == outcome::skipped_empty;
-      lib_.st.problems.push_back({error_code::ok, false,
-                                  n.list + " has " + std::to_string(n.count - warned_per_kind) + " more " +
-                                      (empty ? "empty" : "relative") + " entries, which cushim skipped",
-                                  "",
-                                  empty ? "an empty entry means the current folder to the system loader; never searched"
-                                        : "relative entries depend on the current folder; never searched",
-                                  "use absolute folders only in " + n.list});
+      lib_.st.problems.push_back(
+          problems_of::more_skipped_entries(n.list, n.count - warned_per_kind, n.result == outcome::skipped_empty));
     }
   }
 
   void finish() {
     status& st = lib_.st;
-    // Summaries and warnings in the order of the list's name, then the outcome's.
-    sort_short_list(list_outcomes_, [](const list_count& a, const list_count& b) {
-      return a.list != b.list ? a.list < b.list : a.result < b.result;
-    });
-    summarise_long_lists();
-    warn_skipped_entries();
+    warn_skipped_entries(tried_.close());
     for (const attempt& a : st.attempts) {
       if (a.result != outcome::crashed) continue;
       // The FIFO it waited on is named (passes_in_child), not this file.
       if (std::find(blocked_by_fifo_.begin(), blocked_by_fifo_.end(), a.path) != blocked_by_fifo_.end()) continue;
-      st.problems.push_back({error_code::ok, false,
-                             "a copy of " + std::string(d_.display_name) + " that " + a.rule +
-                                 " found crashed, ended the process or hung when loaded",
-                             a.path, a.detail,
-                             "remove or replace this file: without probe_in_child it takes the program down with it"});
+      st.problems.push_back(problems_of::crashed_copy(d_, a));
     }
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
-      st.problems.push_back(unavailable_problem(st.code));
+      st.problems.push_back(problems_of::unavailable(d_, st.code, tried_.places()));
     }
     if (st.code != error_code::ok && logging()) log("unavailable: " + std::string(to_string(st.code)));
   }
 
-  problem unavailable_problem(error_code code) const {
-    std::string name = d_.display_name;
-    std::string what = name + " " + std::to_string(d_.compiled_major) + " is unavailable: no usable " +
-                       compiled_file_name(d_) + " in " + std::to_string(places_) + " places searched";
-    std::string why, fix;
-    switch (code) {
-      case error_code::version_mismatch:
-        why = "every copy found reports a version this program cannot use (see the list)";
-        fix = "install " + name + " " + version_text(d_, d_.compiled_version) +
-              " or a newer minor of the same major, and remove or reorder the other copies";
-        break;
-      case error_code::load_failed:
-        why =
-            "a copy was found, but the system loader refused it (its message is in the list: usually a missing "
-            "dependency or a file for another architecture)";
-        fix = "install what the loader's message names, or a complete copy of " + name;
-        break;
-      case error_code::not_the_library:
-        why = "files with the right name were found, but none is a usable " + name;
-        fix = std::string("replace them with a real ") + compiled_file_name(d_);
-        break;
-      case error_code::sublibrary_unusable:
-        why = "every copy found was refused for a sub-library it cannot do without (see the list)";
-        fix =
-            "fix what the list and the warnings above name (a sub-library missing, broken, of another release, "
-            "or one whose load would never return), or install one complete " +
-            name;
-        break;
-      default:
-        why = "the file is in none of the places listed";
-        fix = d_.hooks.install_advice
-                  ? std::string(d_.hooks.install_advice())
-                  : "install " + name + " " + std::to_string(d_.compiled_major) + ", or set " + d_.override_variable +
-                        " to the file or its folder, or add its folder to "
-                        "CUSHIM_SEARCH_PATH or " +
-                        platform::system_search_variable;
-    }
-    return {code, true, what, "", why, fix};
-  }
-
-  static constexpr std::size_t listed_per_outcome = 32;  // attempts of one list and outcome recorded one by one
-  static constexpr std::size_t warned_per_kind = 8;      // skipped entries of one list and kind warned about one by one
+  static constexpr std::size_t warned_per_kind = 8;  // skipped entries of one list and kind warned about one by one
 
   library_state& lib_;
   const library_descriptor& d_;
   const options& opts_;
+  attempt_log tried_{lib_.st.attempts};
   seen_files seen_;
-  std::size_t places_ = 0;
   int child_fd_ = -1;         // in a probe_in_child child: its pipe to the parent
   long refused_version_ = 0;  // the version the last candidate reported
-  struct list_count {
-    std::string list;
-    outcome result;
-    std::size_t count;
-  };
-  std::vector<list_count> list_outcomes_;
-  std::size_t last_count_ = 0;  // list_outcomes_ index count_of found last
   bool mismatch_seen_ = false;
   bool part_failure_ = false;
   std::vector<std::string> blocked_by_fifo_;  // candidates whose load in a child waited on a FIFO
@@ -686,10 +512,7 @@ inline bool ensure_loaded(library id) {
   catching_all([&] { loader(lib, opts).run(); }, [&] { forget_unfinished_load(lib); },
                [&] {
                  lib.st.code = error_code::load_failed;
-                 lib.st.problems.push_back({error_code::load_failed, true,
-                                            "cushim stopped while loading: out of memory, or an exception from the "
-                                            "library's own code",
-                                            "", "", "see the log lines before this one"});
+                 lib.st.problems.push_back(problems_of::stopped_while_loading());
                });
   return lib.loaded.load(std::memory_order_acquire);
 }

@@ -10,6 +10,7 @@
 #include "../compatibility.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
+#include "../problems.hpp"
 #include "../report.hpp"
 
 namespace cushim {
@@ -62,13 +63,10 @@ inline void cross_check(report& r, report_library& self) {
   if (!d.found || !d.cuda_version || cudart.code != error_code::ok || d.cuda_version / 1000 >= cudart.version / 1000) {
     return;
   }
-  r.driver.problems.push_back(
-      {error_code::version_mismatch, false,
-       "the NVIDIA driver supports CUDA up to " + format_version(decode_cuda_version(d.cuda_version), false) +
-           ", older than the CUDA " + format_version(decode_cuda_version(cudart.version), false) + " runtime in use",
-       d.path, "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
-       "update the NVIDIA driver to one that supports CUDA " + std::to_string(cudart.version / 1000) +
-           minimum_driver_clause(cudart.version / 1000) + ", or use a build for an older CUDA"});
+  r.driver.problems.push_back(problems_of::driver_too_old(format_version(decode_cuda_version(d.cuda_version), false),
+                                                          format_version(decode_cuda_version(cudart.version), false),
+                                                          d.path, cudart.version / 1000,
+                                                          minimum_driver_clause(cudart.version / 1000)));
 }
 
 }  // namespace cudart_hooks

@@ -12,7 +12,7 @@
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
 #include "../report.hpp"
-#include "../platform_texts.hpp"
+#include "../problems.hpp"
 #include "../sublibraries.hpp"
 #include "cublasLt.hpp"
 #include "nvrtc.hpp"
@@ -84,13 +84,7 @@ inline outcome check_sublibraries(candidate_check& c) {
                               : ". cudnnGetVersion, cuDNN's first call, would never return");
   c.part_unusable = true;
   if (!blocker.empty()) {
-    c.lib.st.problems.push_back(
-        {error_code::sublibrary_unusable, false,
-         "cuDNN's own load of its root sub-library " + root.file_name + " would wait forever on a FIFO", blocker,
-         "cuDNN loads it by name at its first call, and the system loader's search for that name meets this FIFO "
-         "first: it opens it and waits for a writer; cushim refused " +
-             c.path + " (a good copy) for it",
-         "remove " + blocker + ", or take its folder out of " + platform::system_search_variable});
+    c.lib.st.problems.push_back(problems_of::root_sublibrary_blocked(root.file_name, blocker, c.path));
   }
   return outcome::sublibrary_unusable;
 }
@@ -118,14 +112,9 @@ inline void note_cuda_build(library_state& lib, platform::library_handle h) {
   lib.st.built_for_cuda = int(reinterpret_cast<decltype(&::cudnnGetCudartVersion)>(f)());
   int built = lib.st.built_for_cuda / 1000, compiled = compiled_cuda_major();
   if (built == 0 || built == compiled) return;
-  lib.st.problems.push_back(
-      {error_code::version_mismatch, false,
-       "this cuDNN was built for CUDA " + std::to_string(built) + ", but the program was compiled for CUDA " +
-           std::to_string(compiled),
-       lib.st.path,
-       "cudnnGetCudartVersion() reports " + format_version(decode_cuda_version(lib.st.built_for_cuda), false),
-       "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example " +
-           build_for_cuda(lib.desc->compiled_major, compiled) + ")"});
+  lib.st.problems.push_back(problems_of::cudnn_built_for_other_cuda(
+      built, compiled, lib.st.path, format_version(decode_cuda_version(lib.st.built_for_cuda), false),
+      build_for_cuda(lib.desc->compiled_major, compiled)));
 }
 
 inline problem unusable_sublibrary_problem(const sublibrary& sub, int major);
@@ -237,63 +226,25 @@ inline void note_missing_by_name_loads(library_state& lib, sublibrary_finder& fi
     if (name.empty() || !finder.by_name(name, searched).empty()) continue;
     const std::string blocker = blocking_file(searched);
     if (!blocker.empty()) {
-      lib.st.problems.push_back(
-          {error_code::ok, false,
-           "cuDNN loads " + name + " by name when " + load.engines + ", and its search would wait forever on a FIFO",
-           blocker,
-           "the system loader opens the FIFO it meets and waits for a writer: the first "
-           "operation that needs those engines would never return",
-           "remove " + blocker + ", or take its folder out of " + platform::system_search_variable});
+      lib.st.problems.push_back(problems_of::by_name_load_blocked(name, load.engines, blocker));
       continue;
     }
-    lib.st.problems.push_back(
-        {error_code::ok, false,
-         "cuDNN loads " + name + " by name when " + load.engines + ", and its search would not find it", "",
-         "looked in: " + joined(searched) + "; those engines fail when first used, the rest of cuDNN works",
-         "install " + std::string(load.library->display_name) + " for CUDA " + major + " (the CUDA " + major +
-             " toolkit, or the pip package nvidia-" + load.pip_package + "-cu" + major +
-             ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"});
+    lib.st.problems.push_back(problems_of::by_name_load_missing(name, load.engines, joined(searched), *load.library,
+                                                                major, load.pip_package));
   }
 }
 
 // A copy cuDNN's own search meets before the one in use: a broken file (left behind by a partial
 // install or copy), or another release it would take but for cushim's preload.
 inline void note_shadowing(library_state& lib, const sublibrary& sub, const shadowing_copy& copy) {
-  std::string what = copy.other_release
-                         ? "cuDNN's own search for " + sub.file_name + " would take a copy of another release"
-                         : "cuDNN's search for " + sub.file_name + " meets a copy it cannot use";
-  std::string why =
-      copy.other_release
-          ? "it is " + copy.why + " and the copy in use, " + sub.path +
-                (sub.version ? ", is cuDNN " + cudnn_version_text(sub.version) : ", is of the main library's install") +
-                "; cushim preloads the copy in use, a program without cushim mixes two installations "
-                "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)"
-          : copy.why + "; cuDNN uses " + (sub.path.empty() ? std::string("no copy") : sub.path) + " instead";
   lib.st.problems.push_back(
-      {error_code::ok, false, what, copy.path, why,
-       "remove " + copy.path + ", or replace it with the " + sub.file_name + " of the cuDNN in use"});
+      problems_of::sublibrary_shadowed(sub, copy, sub.version ? cudnn_version_text(sub.version) : std::string()));
 }
 
 // The problem of a sub-library that is unusable (and not the root, whose failure refused cuDNN).
 inline problem unusable_sublibrary_problem(const sublibrary& sub, int major) {
-  const bool blocked = !blocker_of(sub).empty();
-  std::string effect = serves_functions(sub.name, major)
-                           ? blocked ? "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
-                                       "waiting forever in cuDNN's load of it"
-                                     : "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
-                                       "letting cuDNN abort the process"
-                       : blocked ? "the first operation that needs its engines would never return (cuDNN's load "
-                                   "of it waits forever)"
-                                 : "the operations that need its engines fail when they run "
-                                   "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED or "
-                                   "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)";
-  return {error_code::sublibrary_unusable,
-          false,
-          "cuDNN's sub-library " + sub.file_name + " is unusable; " + effect,
-          sub.path,
-          sub.problem,
-          "install one complete cuDNN " + std::to_string(major) + " (every " + sublibrary_file_name("*", major) +
-              " of one release, in one folder) and remove partial copies"};
+  return problems_of::unusable_sublibrary(sub, serves_functions(sub.name, major), !blocker_of(sub).empty(), major,
+                                          sublibrary_file_name("*", major));
 }
 
 // Before status_of() hands out the status, once: every sub-library not loaded yet is checked from
@@ -325,12 +276,8 @@ inline void cross_check(report& r, report_library& self) {
   const status& cudart = *runtime->st;
   int built = cudnn.built_for_cuda / 1000, in_use = cudart.version / 1000;
   if (built == in_use) return;
-  self.problems.push_back({error_code::version_mismatch, false,
-                           "cuDNN was built for CUDA " + std::to_string(built) + ", but the CUDA runtime in use is " +
-                               format_version(decode_cuda_version(cudart.version), false),
-                           cudart.path, "cuDNN and the CUDA runtime must share a major version",
-                           "use the cuDNN build for CUDA " + std::to_string(in_use) + ", or the CUDA " +
-                               std::to_string(built) + " runtime"});
+  self.problems.push_back(problems_of::cudnn_runtime_mismatch(
+      built, in_use, format_version(decode_cuda_version(cudart.version), false), cudart.path));
 }
 
 }  // namespace cudnn_hooks

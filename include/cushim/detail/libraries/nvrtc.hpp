@@ -9,7 +9,7 @@
 #include "../api_tables.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
-#include "../platform_texts.hpp"
+#include "../problems.hpp"
 #include "../state.hpp"
 #include "../sublibraries.hpp"
 
@@ -89,13 +89,8 @@ inline void complete_status(library_state& lib) {
     }
     if (b.usable) continue;
     std::string major = std::to_string(decode_cuda_version(lib.st.version).major);
-    lib.st.problems.push_back(
-        {error_code::ok, false,
-         "NVRTC loads " + b.file_name + " by name when it compiles, and would not get a usable copy", b.path,
-         b.problem + "; nvrtcCompileProgram fails with NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
-         "install NVRTC " + format_version(decode_cuda_version(lib.st.version), false) + " complete (the CUDA " +
-             major + " toolkit, or the pip package nvidia-cuda-nvrtc-cu" + major + "), with " + b.file_name +
-             " beside " + lib.st.path + " or in a folder of " + platform::system_search_variable});
+    lib.st.problems.push_back(problems_of::builtins_unusable(
+        b, format_version(decode_cuda_version(lib.st.version), false), major, lib.st.path));
   }
 }
 
