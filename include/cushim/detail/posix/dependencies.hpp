@@ -249,6 +249,7 @@ class dependency_resolver {
                              std::vector<std::string>& searched, bool& ended, bool note_absent = true) const {
     std::string path;  // one buffer for every folder's candidate
     for (const std::string& dir : dirs) {
+      if (!note_absent && nothing_at(dir, name)) continue;  // accept's first answer, without a string
       join_path_into(path, dir, name);
       verdict v = accept(path, "", searched, note_absent);
       if (v == verdict::taken) return path;
@@ -258,6 +259,14 @@ class dependency_resolver {
   }
 
   enum class verdict { taken, absent, passed_over, ends_search, blocks };
+
+  // Whether stat of dir/name fails with ENOENT (accept's verdict::absent), the path joined on the
+  // stack: most folders of a search hold no such file. False when it does not fit there.
+  static bool nothing_at(const std::string& dir, const std::string& name) {
+    char path[512];
+    struct stat present;
+    return join_path_to(path, sizeof path, dir, name) && ::stat(path, &present) != 0 && errno == ENOENT;
+  }
 
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
   // cannot load ("invalid ELF header", "file too short") fails the load of that name; a FIFO it

@@ -49,6 +49,9 @@ inline std::string read_c_string(std::string_view bytes, std::size_t base, std::
 inline int compare_cache_names(const char* a, const char* a_end, const char* b, const char* b_end) {
   auto digit = [](const char* p, const char* end) { return p < end && *p >= '0' && *p <= '9'; };
   while (a < a_end) {
+    // Equal bytes that are not digits compare as bytes: passed over in a plain loop first.
+    while (a < a_end && b < b_end && *a == *b && (*a < '0' || *a > '9')) ++a, ++b;
+    if (a == a_end) break;
     if (digit(a, a_end)) {
       if (!digit(b, b_end)) return 1;
       unsigned long long x = 0, y = 0;  // glibc's int would wrap on names no library has

@@ -91,8 +91,12 @@ class sublibrary_finder {
     const std::string stem = file_name.substr(0, so + 3);  // libcudnn_ops.so
     if (main_version_ < 90000) return {file_name, stem};
     version_parts v = decode_cudnn_version(main_version_);
-    std::string minor = file_name + "." + std::to_string(v.minor);
-    return {minor + "." + std::to_string(v.patch), minor, file_name, stem};
+    std::vector<std::string> names(4);  // made in place: a braced list would copy each name
+    names[1] = file_name + "." + std::to_string(v.minor);
+    names[0] = names[1] + "." + std::to_string(v.patch);
+    names[2] = file_name;
+    names[3] = stem;
+    return names;
   }
 
   // What the loader would not find for `path`. dlopen searches the same places whichever way the

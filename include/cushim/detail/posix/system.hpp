@@ -65,10 +65,10 @@ inline bool preloaded_by_environment(const std::string& path) {
 }
 
 inline std::string executable_path() {
-  std::vector<char> buf(4096);
-  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  char buf[4096];  // on the stack: a vector would zero its 4 KiB on every call
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) return {};
-  return std::string(buf.data(), std::size_t(n));
+  return std::string(buf, std::size_t(n));
 }
 
 // The file (executable or shared library) that holds the given address. For the main program
