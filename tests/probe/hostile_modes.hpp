@@ -46,8 +46,13 @@ inline cudnnStatus_t convolution() {
                                  CUDNN_CONVOLUTION_FWD_ALGO_GEMM, nullptr, 0, nullptr, nullptr, nullptr);
 }
 
+// The code, and each attempt's result and detail: what a failed check shows as its reason.
 inline void print_code(const char* key, cushim::library lib) {
-  std::cout << key << ".code=" << cushim::to_string(cushim::status_of(lib).code) << '\n';
+  const cushim::status& st = cushim::status_of(lib);
+  std::cout << key << ".code=" << cushim::to_string(st.code) << '\n';
+  for (const cushim::attempt& a : st.attempts) {
+    std::cout << key << ".attempt=" << a.path << '|' << cushim::to_string(a.result) << '|' << a.detail << '\n';
+  }
 }
 
 // Runs `work` in a forked child, killed after 3 s (also when it hangs inside fork() itself, in a
