@@ -1,7 +1,7 @@
-// The report, computed once: every library's status as status_of() gives it, then the checks
-// that need more than one library (the driver against the runtime, cuDNN's CUDA build against
-// the runtime), then one problem per function that returns a fallback. explain() and
-// explain_json() only render what this finds.
+// The report, computed once: every library's status, completed by the step status_of() takes
+// (status_completion.hpp), then the checks that need more than one library (the driver against
+// the runtime, cuDNN's CUDA build against the runtime), then one problem per function that
+// returns a fallback. explain() and explain_json() only render what this finds.
 #pragma once
 
 #include <mutex>
@@ -12,6 +12,7 @@
 #include "libraries.hpp"
 #include "problems.hpp"
 #include "report.hpp"
+#include "status_completion.hpp"
 
 namespace cushim {
 namespace detail {
@@ -57,22 +58,13 @@ inline report_library gather(library_state& state, const status& st) {
   return lib;
 }
 
-}  // namespace
-}  // namespace detail
-
-const status& status_of(library lib);
-bool available(library lib);
-
-namespace detail {
-namespace {
-
 // The report's driver section. A build that shims the driver API has one search for both: the
 // driver library's, whose copy in use (or one refused for its version) is the driver found.
 // Otherwise the driver is probed in the same places.
 inline driver_status driver_for_report() {
   for (const library_descriptor* d : descriptors) {
     if (!d->reports_driver || !d->shimmed) continue;
-    const status& st = status_of(d->id);
+    const status& st = completed_status(d->id);
     driver_status found;
     found.attempts = st.attempts;
     found.stubs = state_of(d->id).link_time_stubs;
@@ -97,12 +89,12 @@ inline report build_report() {
   // Every library is loaded before any status is completed: one library's checks may depend on
   // what cushim loaded of the others (cuDNN's by-name loads find the cuBLASLt and NVRTC in use).
   for (int i = 0; i < library_count; ++i) {
-    if (in_reports(descriptor_of(library(i)))) cushim::available(library(i));
+    if (in_reports(descriptor_of(library(i)))) ensure_usable(library(i));
   }
   r.driver.probe = driver_for_report();
   for (int i = 0; i < library_count; ++i) {
     if (in_reports(descriptor_of(library(i))))
-      r.libraries.push_back(gather(state_of(library(i)), status_of(library(i))));
+      r.libraries.push_back(gather(state_of(library(i)), completed_status(library(i))));
   }
   {
     std::lock_guard<std::mutex> lock(shim().notes_mutex);

@@ -8,7 +8,7 @@
 
 #include "fallback_status.hpp"
 #include "libraries.hpp"
-#include "loader.hpp"  // unavailable_text
+#include "load_once.hpp"  // unavailable_text
 
 namespace cushim {
 namespace detail {

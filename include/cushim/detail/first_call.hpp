@@ -10,7 +10,7 @@
 #include "fail_fast.hpp"
 #include "fallbacks.hpp"
 #include "libraries.hpp"
-#include "loader.hpp"
+#include "load_once.hpp"
 
 namespace cushim {
 namespace detail {

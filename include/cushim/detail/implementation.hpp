@@ -11,18 +11,13 @@
 #include "local_binding.hpp"
 #include "report_json.hpp"
 #include "report_text.hpp"
+#include "status_completion.hpp"
 #include "stubs.hpp"
 #include "thread_end.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
-
-// Loads a shimmed library on first use; a library this build does not shim keeps its "disabled"
-// status and is never loaded.
-inline bool ensure_usable(library lib) {
-  return known_library(lib) && descriptor_of(lib).shimmed && ensure_loaded(lib);
-}
 
 // status_of()'s answer for a value that is no library: one status for every such value, never
 // changed, with `lib` set to library_count.
@@ -66,13 +61,7 @@ CUSHIM_LOCAL_BINDING error_code error_of(library lib) {
 }
 
 CUSHIM_LOCAL_BINDING const status& status_of(library lib) {
-  if (!detail::known_library(lib)) return detail::unknown_library_status();
-  detail::ensure_usable(lib);
-  detail::fork_pass pass;
-  detail::library_state& state = detail::state_of(lib);
-  detail::list_other_copies(state);
-  if (state.desc->hooks.complete_status) state.desc->hooks.complete_status(state);
-  return state.st;
+  return detail::known_library(lib) ? detail::completed_status(lib) : detail::unknown_library_status();
 }
 
 CUSHIM_LOCAL_BINDING std::string explain() {

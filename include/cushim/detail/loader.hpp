@@ -1,16 +1,11 @@
-// Loads one library once: the explicit override, a copy already in the process, then the search
-// list; checks each candidate (file kind, format, loader, the library's hooks, version) and
+// The search for one library: the explicit override, a copy already in the process, then the
+// search list; checks each candidate (file kind, format, loader, the library's hooks, version) and
 // records what happened. Reads a descriptor; never names a library or a platform.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
-#include <cstdlib>
-#include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "attempt_log.hpp"
@@ -19,8 +14,8 @@
 #include "os.hpp"
 #include "problems.hpp"
 #include "search_order.hpp"
+#include "search_outcome.hpp"
 #include "state.hpp"
-#include "thread_end.hpp"
 #include "versions.hpp"
 #include CUSHIM_OS_BINARY_CHECK
 #include CUSHIM_OS_DEPENDENCIES
@@ -75,7 +70,7 @@ class loader {
       lib_.first_unused = i + 1;
       return finish();
     }
-    st.code = failure_code();
+    st.code = failure_code(st.attempts, mismatch_seen_, part_failure_);
     finish();
   }
 
@@ -107,31 +102,9 @@ class loader {
     lib_.st.problems.push_back(problems_of::ignored_override(d_, rule, opts_.files[d_.id]));
   }
 
-  // The explicit file or folder from options.files or CUSHIM_*_PATH, if one is given.
-  bool override_candidate(candidate& c) const {
-    if (!d_.override_variable) return false;
-    std::string value = opts_.files[d_.id];
-    std::string rule = std::string("options.files[") + d_.key + "]";
-    if (value.empty() && opts_.use_environment) {
-      const char* env = platform::get_environment(d_.override_variable);
-      if (!env || !*env) return false;  // set but empty counts as unset
-      value = env;
-      rule = d_.override_variable;
-    }
-    if (value.empty()) return false;
-    candidate_list list(compiled_file_name(d_));
-    if (is_absolute_path(value) && !platform::is_folder(value)) {
-      list.add_file(rule, value);
-    } else {
-      list.add_dir(rule, value);
-    }
-    c = list.take().front();
-    return true;
-  }
-
   bool try_override() {
     candidate c{};
-    if (!override_candidate(c)) return false;
+    if (!override_candidate(d_, opts_, c)) return false;
     const std::string& rule = c.rule;
     if (try_candidate(c)) return true;
     lib_.st.code = error_code::override_failed;
@@ -145,7 +118,7 @@ class loader {
     if (!h) return false;
     candidate c{"already loaded in this process", path, entry_kind::absolute};
     candidate wanted{};
-    if (override_candidate(wanted) && platform::identity_of(wanted.path) != platform::identity_of(path)) {
+    if (override_candidate(d_, opts_, wanted) && platform::identity_of(wanted.path) != platform::identity_of(path)) {
       lib_.st.problems.push_back(problems_of::other_copy_already_loaded(d_, wanted.rule, wanted.path, path));
     }
     if (accept_loaded(h, c, outcome::reused)) return true;
@@ -351,53 +324,16 @@ class loader {
       log("using " + c.path + " (" + version_text(d_, lib_.st.version) + ", found by " + lib_.st.found_by + ")");
   }
 
-  error_code failure_code() const {
-    if (mismatch_seen_) return error_code::version_mismatch;
-    if (part_failure_) return error_code::sublibrary_unusable;
-    error_code code = error_code::not_found;
-    for (const attempt& a : lib_.st.attempts) {
-      if (a.result == outcome::load_failed || a.result == outcome::crashed) return error_code::load_failed;
-      if (a.result == outcome::not_the_library || a.result == outcome::not_a_file || a.result == outcome::unreadable)
-        code = error_code::not_the_library;
-    }
-    return code;
-  }
-
-  // A warning per skipped entry of a search list, the first few of each kind one by one.
-  void warn_skipped_entries(const std::vector<attempt_log::list_count>& counts) {
-    std::map<std::pair<std::string, outcome>, std::size_t> warned;
-    for (const attempt& a : lib_.st.attempts) {
-      if (a.result != outcome::skipped_relative && a.result != outcome::skipped_empty) continue;
-      std::string list(list_of_rule(a.rule).empty() ? a.rule : list_of_rule(a.rule));
-      if (a.path.empty() && a.rule == list + "[...]") continue;  // a summary, warned about below
-      if (++warned[{list, a.result}] > warned_per_kind) continue;
-      lib_.st.problems.push_back(problems_of::skipped_entry(a, list));
-    }
-    for (const attempt_log::list_count& n : counts) {
-      if ((n.result != outcome::skipped_empty && n.result != outcome::skipped_relative) || n.count <= warned_per_kind)
-        continue;
-      lib_.st.problems.push_back(
-          problems_of::more_skipped_entries(n.list, n.count - warned_per_kind, n.result == outcome::skipped_empty));
-    }
-  }
-
   void finish() {
     status& st = lib_.st;
-    warn_skipped_entries(tried_.close());
-    for (const attempt& a : st.attempts) {
-      if (a.result != outcome::crashed) continue;
-      // The FIFO it waited on is named (passes_in_child), not this file.
-      if (std::find(blocked_by_fifo_.begin(), blocked_by_fifo_.end(), a.path) != blocked_by_fifo_.end()) continue;
-      st.problems.push_back(problems_of::crashed_copy(d_, a));
-    }
+    warn_skipped_entries(st, tried_.close());
+    warn_crashed_copies(d_, st, blocked_by_fifo_);
     if (st.code != error_code::ok && st.code != error_code::override_failed &&
         st.code != error_code::already_loaded_mismatch) {
       st.problems.push_back(problems_of::unavailable(d_, st.code, tried_.places()));
     }
     if (st.code != error_code::ok && logging()) log("unavailable: " + std::string(to_string(st.code)));
   }
-
-  static constexpr std::size_t warned_per_kind = 8;  // skipped entries of one list and kind warned about one by one
 
   library_state& lib_;
   const library_descriptor& d_;
@@ -411,113 +347,6 @@ class loader {
   std::vector<std::string> blocked_by_fifo_;  // candidates whose load in a child waited on a FIFO
   std::string version_source_;
 };
-
-// Before a report: the copies the search would reach after the one in use, and the library's other
-// majors in the folders it searched, listed (never loaded), since a shadowed or stale copy is what
-// users trip over next. Once, when a report first asks; nothing at load.
-inline void list_other_copies(library_state& lib) {
-  std::lock_guard<std::recursive_mutex> lock(lib.completion_mutex);
-  if (lib.other_copies_listed || !lib.loaded.load(std::memory_order_acquire)) return;
-  lib.other_copies_listed = true;
-  const library_descriptor& d = *lib.desc;
-  seen_files seen;
-  seen.first_time(platform::identity_of(lib.st.path), lib.st.path);
-  std::unordered_set<std::string> folders;
-  const std::vector<std::string> other_majors = other_major_files(d);
-  auto note = [&](const candidate& c, const std::string& path, outcome kind, const std::string& detail) {
-    platform::file_check fc = platform::check_file(path);
-    if (fc.state != platform::file_state::regular || !seen.first_time(fc.identity, path)) return;
-    lib.st.other_copies.push_back({rule_of(c), path, kind, detail});
-  };
-  for (std::size_t i = lib.first_unused; i < lib.searched.size(); ++i) {
-    const candidate& c = lib.searched[i];
-    if (c.kind == entry_kind::absolute) note(c, c.path, outcome::shadowed, "not loaded: an earlier candidate won");
-  }
-  for (const candidate& c : lib.searched) {
-    if (c.kind != entry_kind::absolute || !folders.insert(parent_dir(c.path)).second) continue;
-    for (const std::string& other : other_majors) {
-      note(c, join_path(parent_dir(c.path), other), outcome::other_major,
-           std::string("another major version; this program needs ") + compiled_file_name(d));
-    }
-  }
-  std::vector<candidate>().swap(lib.searched);
-}
-
-// The libraries this thread is loading right now (one bit each), so a log callback that calls
-// explain() or status_of() sees the state so far instead of waiting on its own load.
-inline thread_local unsigned loading_on_this_thread = 0;
-
-// Whether a call on this thread re-enters the library's load, or the making of cushim's state: from
-// the log callback, a library's constructor, or a signal handler.
-inline bool loading_on_this_thread_now(library lib) {
-  return making_state_on_this_thread || (loading_on_this_thread & (1u << unsigned(lib))) != 0;
-}
-
-// A load whose thread ended in it (pthread_cancel, or pthread_exit from the log callback) is
-// forgotten, under its lock, so that the next call loads the library afresh; what it had loaded stays
-// in the process (that search finds it there). The note is not logged: the thread is unwinding.
-inline void forget_unfinished_load(library_state& lib) {
-  status fresh;
-  fresh.lib = lib.st.lib;
-  fresh.compiled_version = lib.st.compiled_version;
-  lib.st = std::move(fresh);
-  lib.handle = nullptr;
-  lib.searched.clear();
-  lib.first_unused = 0;
-  lib.sublibrary_pending.clear();
-  lib.link_time_stubs.clear();
-  lib.load_attempted = false;
-  shim_state& s = shim();
-  std::lock_guard<std::mutex> lock(s.notes_mutex);
-  s.notes.push_back("a thread ended (pthread_cancel or pthread_exit) while it loaded " +
-                    std::string(lib.desc->in_sentence) + "; the next call that needs it loads it again");
-}
-
-// What a text function returns while its library cannot be reached: unavailable, or, for a call
-// that re-enters the library's load on this thread, still being loaded (that call's fallback is
-// not kept in its slot: the next call resolves again).
-inline const char* unavailable_text(const library_descriptor& d) {
-  return loading_on_this_thread_now(d.id)
-             ? "cushim: this library is still being loaded on this thread (the call came from inside its load: "
-               "the log callback, a library's constructor or a signal handler); call again once the load is done"
-             : d.unavailable_text;
-}
-
-// Loads on first use from any thread; later calls return at once. The thread is marked as loading
-// before the first static and lock: a signal handler that calls in meanwhile gets the fallback
-// instead of a static being made or a lock this thread already holds.
-inline bool ensure_loaded(library id) {
-  if (loading_on_this_thread_now(id)) return false;
-  const unsigned bit = 1u << unsigned(id);
-  struct mark {
-    unsigned bit;
-    ~mark() { loading_on_this_thread &= ~bit; }
-  } loading{bit};
-  loading_on_this_thread |= bit;
-  library_state& lib = state_of(id);
-  if (lib.loaded.load(std::memory_order_acquire)) return true;
-  shim_state& s = shim();
-  fork_pass pass;
-  std::lock_guard<std::mutex> lock(lib.load_mutex);
-  if (lib.load_attempted) return lib.loaded.load(std::memory_order_acquire);
-  lib.load_attempted = true;
-  s.started.store(true);
-  options opts;
-  {
-    std::lock_guard<std::mutex> options_lock(s.options_mutex);
-    opts = s.opts;
-  }
-  const char* fail_fast = opts.use_environment ? platform::get_environment("CUSHIM_FAIL_FAST") : nullptr;
-  lib.fail_fast = opts.fail_fast || (fail_fast && std::string(fail_fast) == "1");
-  catching_all([&] { loader(lib, opts).run(); }, [&] { forget_unfinished_load(lib); },
-               [&] {
-                 lib.st.code = error_code::load_failed;
-                 lib.st.problems.push_back(problems_of::stopped_while_loading());
-               });
-  return lib.loaded.load(std::memory_order_acquire);
-}
-
-inline bool ensure_loaded(library_state& lib) { return ensure_loaded(lib.desc->id); }
 
 }  // namespace
 }  // namespace detail
