@@ -53,5 +53,16 @@ for plugin in plugin_a plugin_b; do
     failures=$((failures + 1))
   fi
 done
+# CUSHIM_INTERPOSABLE (docs/api.md) gives the stubs default visibility, as plain global functions
+# (neither protected nor weak), in both stub forms.
+for form in "" -DCUSHIM_PORTABLE_STUBS; do
+  "$cxx" "${flags[@]}" -DCUSHIM_INTERPOSABLE $form -shared "$here/plugin.cpp" -o "$work/plugin_c.so" -ldl -pthread ||
+    exit 1
+  if ! readelf --dyn-syms -W "$work/plugin_c.so" | grep -E ' cudnnGetVersion$' | grep -qE 'FUNC +GLOBAL +DEFAULT'; then
+    echo "MISSING: cudnnGetVersion is not a GLOBAL DEFAULT function under CUSHIM_INTERPOSABLE $form"
+    readelf --dyn-syms -W "$work/plugin_c.so" | grep -E ' cudnnGetVersion$'
+    failures=$((failures + 1))
+  fi
+done
 echo "$failures failures"
 [ "$failures" -eq 0 ]

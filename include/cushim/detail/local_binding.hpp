@@ -8,14 +8,27 @@
 // shared library with cushim defines (docs/api.md, "Two copies of cushim in one process").
 #pragma once
 
+// The stubs take the same binding as an assembler directive, CUSHIM_LOCAL_BINDING_DIRECTIVE: the
+// assembly ones (stub_trampolines.hpp) and the C++ ones (CUSHIM_STUB_LOCAL_BINDING), whose
+// function NVIDIA's headers may declare with default visibility (cufft.h's CUFFTAPI), which the
+// attribute on its definition would conflict with. Under CUSHIM_INTERPOSABLE both the API and the
+// stubs have default visibility, also in a module built with -fvisibility=hidden (an assembly stub
+// is a global symbol of default visibility by itself; a C++ one says so: CUSHIM_STUB_EXPORTED).
 #if defined(__ELF__) && !defined(CUSHIM_INTERPOSABLE)
 #define CUSHIM_LOCAL_BINDING __attribute__((visibility("protected")))
-// The same for a C++ stub, as a directive: NVIDIA's headers may declare the function with default
-// visibility (cufft.h's CUFFTAPI), which the attribute on its definition would conflict with.
-#define CUSHIM_STUB_LOCAL_BINDING(name) __asm__(".protected " #name);
+#define CUSHIM_LOCAL_BINDING_DIRECTIVE(symbol) ".protected " symbol "\n"
+#define CUSHIM_STUB_LOCAL_BINDING(name) __asm__(CUSHIM_LOCAL_BINDING_DIRECTIVE(#name));
+#define CUSHIM_STUB_EXPORTED
+#elif defined(__ELF__)
+#define CUSHIM_LOCAL_BINDING __attribute__((visibility("default")))
+#define CUSHIM_LOCAL_BINDING_DIRECTIVE(symbol) ""
+#define CUSHIM_STUB_LOCAL_BINDING(name)
+#define CUSHIM_STUB_EXPORTED __attribute__((visibility("default")))
 #else
 #define CUSHIM_LOCAL_BINDING
+#define CUSHIM_LOCAL_BINDING_DIRECTIVE(symbol) ""
 #define CUSHIM_STUB_LOCAL_BINDING(name)
+#define CUSHIM_STUB_EXPORTED
 #endif
 
 // NVIDIA's libraries call each other through versioned references (libcusolver's

@@ -41,7 +41,7 @@
     }                                                                                                   \
   }                                                                                                     \
   }                                                                                                     \
-  extern "C" CUSHIM_CALLS_ANY_SIGNATURE ret conv name params {                                          \
+  extern "C" CUSHIM_CALLS_ANY_SIGNATURE CUSHIM_STUB_EXPORTED ret conv name params {                     \
     return __atomic_load_n(&cushim_stub_##name::cushim_slot, CUSHIM_SLOT_LOAD_ORDER) args;              \
   }                                                                                                     \
   CUSHIM_STUB_LOCAL_BINDING(name)                                                                       \

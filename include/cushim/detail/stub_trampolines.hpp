@@ -8,6 +8,7 @@
 #pragma once
 
 #include "first_call.hpp"
+#include "local_binding.hpp"
 
 namespace cushim {
 namespace detail {
@@ -97,17 +98,11 @@ __asm__(
     ".popsection\n");
 
 // clang-format off
-// The start of a function in assembly: `symbol` with the given binding (.hidden, .protected).
+// The start of a function in assembly: `symbol`, global, with a binding directive (a whole line, or
+// nothing for default visibility).
 #define CUSHIM_ASM_FUNCTION(symbol, binding) \
-  ".globl " symbol "\n" binding " " symbol "\n.type " symbol ", @function\n" symbol ":\n"
+  ".globl " symbol "\n" binding ".type " symbol ", @function\n" symbol ":\n"
 #define CUSHIM_ASM_END(symbol) ".size " symbol ", .-" symbol "\n"
-
-// The exported functions bind to this module's own slots (local_binding.hpp).
-#if defined(CUSHIM_INTERPOSABLE)
-#define CUSHIM_ASM_EXPORTED_BINDING ".weak"
-#else
-#define CUSHIM_ASM_EXPORTED_BINDING ".protected"
-#endif
 
 // One stub, all of it data and assembly: its slot (which starts at the trampoline), its constants,
 // the trampoline, and the exported function, one indirect jump through the slot. Slot, trampoline
@@ -126,12 +121,13 @@ __asm__(
   const ::cushim::detail::trampoline_entry cushim_entry_##name = {&cushim_slot_##name,                 \
       {::cushim::library::lib, #name, #group, CUSHIM_STUB_FALLBACKS(lib, ret, name, params)}};         \
   __asm__(".pushsection .text\n"                                                                       \
-          CUSHIM_ASM_FUNCTION("cushim_trampoline_" #name, ".hidden")                                   \
+          CUSHIM_ASM_FUNCTION("cushim_trampoline_" #name,                                              \
+                              ".hidden cushim_trampoline_" #name "\n")                                 \
           CUSHIM_BRANCH_TARGET                                                                         \
           "leaq cushim_entry_" #name "(%rip), %r11\n"                                                  \
           "jmp cushim_shared_first_call\n"                                                             \
           CUSHIM_ASM_END("cushim_trampoline_" #name)                                                   \
-          CUSHIM_ASM_FUNCTION(#name, CUSHIM_ASM_EXPORTED_BINDING)                                      \
+          CUSHIM_ASM_FUNCTION(#name, CUSHIM_LOCAL_BINDING_DIRECTIVE(#name))                            \
           ".cfi_startproc\n"                                                                           \
           CUSHIM_BRANCH_TARGET                                                                         \
           "jmp *cushim_slot_" #name "(%rip)\n"                                                         \
