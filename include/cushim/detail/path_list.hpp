@@ -2,6 +2,7 @@
 // splits paths with the platform's separators.
 #pragma once
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,19 @@ inline void join_path_into(std::string& out, std::string_view dir, std::string_v
   out += dir;
   if (!out.empty() && out.back() != '/' && out.back() != '\\') out += platform::folder_separator;
   out += name;
+}
+
+// join_path into a caller's buffer, NUL-terminated, without allocating; false (and `out` left
+// unspecified) when the path and its NUL do not fit in `size` bytes.
+inline bool join_path_to(char* out, std::size_t size, std::string_view dir, std::string_view name) {
+  while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
+  const std::size_t separator = !dir.empty() && dir.back() != '/' && dir.back() != '\\' ? 1 : 0;
+  if (dir.size() + separator + name.size() >= size) return false;
+  std::memcpy(out, dir.data(), dir.size());
+  if (separator) out[dir.size()] = platform::folder_separator;
+  std::memcpy(out + dir.size() + separator, name.data(), name.size());
+  out[dir.size() + separator + name.size()] = '\0';
+  return true;
 }
 
 inline std::string join_path(std::string_view dir, std::string_view name) {

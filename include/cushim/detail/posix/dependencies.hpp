@@ -249,8 +249,8 @@ class dependency_resolver {
                              std::vector<std::string>& searched, bool& ended, bool note_absent = true) const {
     std::string path;  // one buffer for every folder's candidate
     for (const std::string& dir : dirs) {
+      if (!note_absent && nothing_at(dir, name)) continue;  // accept's first answer, without a string
       join_path_into(path, dir, name);
-      if (!note_absent && nothing_at(path)) continue;  // accept's first answer, without its strings
       verdict v = accept(path, "", searched, note_absent);
       if (v == verdict::taken) return path;
       if (v == verdict::ends_search || v == verdict::blocks) return ended = true, std::string();
@@ -260,11 +260,12 @@ class dependency_resolver {
 
   enum class verdict { taken, absent, passed_over, ends_search, blocks };
 
-  // Whether stat of the path fails with ENOENT (accept's verdict::absent): most folders of a search
-  // hold no such file.
-  static bool nothing_at(const std::string& path) {
+  // Whether stat of dir/name fails with ENOENT (accept's verdict::absent), the path joined on the
+  // stack: most folders of a search hold no such file. False when it does not fit there.
+  static bool nothing_at(const std::string& dir, const std::string& name) {
+    char path[512];
     struct stat present;
-    return ::stat(path.c_str(), &present) != 0 && errno == ENOENT;
+    return join_path_to(path, sizeof path, dir, name) && ::stat(path, &present) != 0 && errno == ENOENT;
   }
 
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
