@@ -54,26 +54,39 @@ inline std::vector<path_entry> split_path_list(std::string_view value) {
   return entries;
 }
 
+// The folder part of a join: `dir` without its trailing separators (a root keeps its own), and
+// whether a separator goes between it and the name. The one rule both joiners below follow.
+struct joined_folder {
+  std::string_view dir;
+  std::size_t separator;
+  std::size_t size_with(std::string_view name) const { return dir.size() + separator + name.size(); }
+};
+
+inline joined_folder folder_for_join(std::string_view dir) {
+  while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
+  return {dir, !dir.empty() && dir.back() != '/' && dir.back() != '\\' ? std::size_t(1) : 0};
+}
+
 // join_path into `out`, whose buffer a caller that joins many names reuses.
 inline void join_path_into(std::string& out, std::string_view dir, std::string_view name) {
-  while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
+  const joined_folder folder = folder_for_join(dir);
   out.clear();
-  out.reserve(dir.size() + 1 + name.size());  // one allocation
-  out += dir;
-  if (!out.empty() && out.back() != '/' && out.back() != '\\') out += platform::folder_separator;
+  out.reserve(folder.size_with(name));  // one allocation
+  out += folder.dir;
+  if (folder.separator) out += platform::folder_separator;
   out += name;
 }
 
 // join_path into a caller's buffer, NUL-terminated, without allocating; false (and `out` left
 // unspecified) when the path and its NUL do not fit in `size` bytes.
 inline bool join_path_to(char* out, std::size_t size, std::string_view dir, std::string_view name) {
-  while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.remove_suffix(1);
-  const std::size_t separator = !dir.empty() && dir.back() != '/' && dir.back() != '\\' ? 1 : 0;
-  if (dir.size() + separator + name.size() >= size) return false;
-  std::memcpy(out, dir.data(), dir.size());
-  if (separator) out[dir.size()] = platform::folder_separator;
-  std::memcpy(out + dir.size() + separator, name.data(), name.size());
-  out[dir.size() + separator + name.size()] = '\0';
+  const joined_folder folder = folder_for_join(dir);
+  const std::size_t length = folder.size_with(name);
+  if (length >= size) return false;
+  std::memcpy(out, folder.dir.data(), folder.dir.size());
+  if (folder.separator) out[folder.dir.size()] = platform::folder_separator;
+  std::memcpy(out + folder.dir.size() + folder.separator, name.data(), name.size());
+  out[length] = '\0';
   return true;
 }
 
