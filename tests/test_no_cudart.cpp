@@ -3,8 +3,7 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_NO_CUDART
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_no_cudart.cpp
 #include <string>
 
 #include "support/command_output.hpp"

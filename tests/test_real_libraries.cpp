@@ -3,8 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_default.cpp
 #include <cstdio>
 #include <cstdlib>
 #include <string>
