@@ -1,6 +1,5 @@
 // A cuDNN of the right version that lacks one function (cudnnCreate): the other functions work,
 // the missing one returns CUDNN_STATUS_NOT_SUPPORTED, and the explanation names it.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_default.cpp

@@ -1,5 +1,4 @@
 // CUSHIM_NO_CUDART: cuDNN only, for programs that link the CUDA runtime themselves.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_NO_CUDART

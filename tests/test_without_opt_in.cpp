@@ -1,7 +1,6 @@
 // A program that opts into nothing: cuBLAS, cuBLASLt, NVRTC and the driver API are `disabled`,
 // never loaded and left out of every report; no header of theirs is included and no function of
 // theirs is exported, so a program that links them itself is unaffected.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 
