@@ -2,7 +2,6 @@
 // boost::dll::shared_library, loaded with the native loader's flags, counted as the system counts
 // references, and refused with the native loader's own text. Built only in that configuration, so
 // it also proves that the preset's other test programs and the probe they run use the backend.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION

@@ -17,7 +17,6 @@
 //   neither file has TLS or IFUNC exports, the kinds only library_info would list.
 // - Versions. .dynsym names carry no version suffix (versions live in .gnu.version*): a name defined
 //   in two versions is listed twice by both, so sets are compared.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <boost/dll/library_info.hpp>

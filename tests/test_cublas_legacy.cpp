@@ -2,7 +2,6 @@
 // includes instead of cublas_v2.h: its table is in use exactly there. Each of its functions
 // round-trips to a cuBLAS built from cublas.h; through the shim the real cuBLAS answers; with cuBLAS
 // unavailable every stub returns its fallback (cublas_legacy_calls, a program of its own).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "support/opt_in_headers.hpp"

@@ -1,5 +1,4 @@
 // CUSHIM_CUDART_CORE: only the core CUDA runtime subset is shimmed.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_CUDART_CORE

@@ -2,7 +2,6 @@
 // each scenario of issue 22 with its exact explanation (the file named, the reason, the fix) in
 // text and JSON, the bad input of the issue, the compatibility data against its sources, and the
 // minimum driver explain() names.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cushim/detail/discovery/implementation.hpp>

@@ -2,7 +2,6 @@
 // for other classes, byte orders and machines, and on hand-made files; each kind of broken file
 // with its exact error text; symbol lookups through DT_GNU_HASH and DT_HASH against the scan and
 // readelf, and on damaged tables; bounded reads on a 2 GiB sparse file; 25,000 mutated files.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cushim/detail/elf.hpp>
@@ -930,7 +929,7 @@ TEST_CASE("a damaged DT_HASH table: the scan answers; loops and long chains end"
 
   SUBCASE("a chain that loops: the walk stops at 1024 steps and the scan says absent") {
     std::string loop = good;
-    elf.put(loop, hash_at + 12 + 4, 1, 4);  // chain[1] = 1
+    elf.put(loop, hash_at + 12 + 4, 1, 4);                  // chain[1] = 1
     const symbol_match m = lookup(loop, "handmade_other");  // a walk that never stopped would hang here
     CHECK_FALSE(m.found);
     CHECK(m.by == symbol_table_used::scan);

@@ -1,7 +1,6 @@
 // cushim-doctor and the examples (examples/), run as programs in a clean environment: what they
 // print, write and return on this machine (the real cuDNN and CUDA runtime; no NVIDIA driver unless
 // the machine has one), with cuDNN hidden or incomplete, and that none links a CUDA library.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 #include <doctest/doctest.h>

@@ -2,7 +2,6 @@
 // global object's destructor or an atexit handler, reports from a destructor, and a detached
 // thread calling on while main returns. Each run must exit 0 with what it printed (under ASan in
 // the asan preset: no use after free).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cudnn.h>
 #include <doctest/doctest.h>
 

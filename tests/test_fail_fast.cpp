@@ -1,7 +1,6 @@
 // The opt-in fail-fast policy: with options.fail_fast or CUSHIM_FAIL_FAST=1, the first call that
 // cannot reach its library writes the explanation to stderr and aborts; without it, or when the
 // library works, nothing stops. Each case runs cushim_probe in a process of its own.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cudnn.h>
 #include <doctest/doctest.h>
 

@@ -1,7 +1,6 @@
 // Programs with their own kernels (tests/kernels), built with nvcc and no CUDA runtime linked, run
 // in a clean environment: nvcc's registration before main and its launches go through cushim,
 // with the real runtime (this machine: no driver, so the runtime's own error 35) and without one.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <signal.h>
 

@@ -1,10 +1,8 @@
 // A cuDNN of the right version that lacks one function (cudnnCreate): the other functions work,
 // the missing one returns CUDNN_STATUS_NOT_SUPPORTED, and the explanation names it.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_default.cpp
 #include <string>
 
 namespace {
@@ -35,10 +33,12 @@ TEST_CASE("a function the loaded cuDNN lacks returns NOT_SUPPORTED and is named"
   CHECK(cushim::available(cushim::library::cudnn));
 
   std::string text = cushim::explain();
-  CHECK(text.find("  WARNING: cudnnCreate is not in " + opts.files[cushim::library::cudnn] + " (") != std::string::npos);
+  CHECK(text.find("  WARNING: cudnnCreate is not in " + opts.files[cushim::library::cudnn] + " (") !=
+        std::string::npos);
   CHECK(text.find("); it returns CUDNN_STATUS_NOT_SUPPORTED") != std::string::npos);
   CHECK(cushim::explain_json().find("\"missing_functions\":[\"cudnnCreate\"]") != std::string::npos);
-  CHECK(log.find("cushim: cuDNN: cudnnCreate is not exported by " + opts.files[cushim::library::cudnn]) != std::string::npos);
+  CHECK(log.find("cushim: cuDNN: cudnnCreate is not exported by " + opts.files[cushim::library::cudnn]) !=
+        std::string::npos);
   CHECK(log.find("cushim: cuDNN: using " + opts.files[cushim::library::cudnn]) != std::string::npos);
 }
 

@@ -1,10 +1,8 @@
 // CUSHIM_NO_CUDART: cuDNN only, for programs that link the CUDA runtime themselves.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_NO_CUDART
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_no_cudart.cpp
 #include <string>
 
 #include "support/command_output.hpp"

@@ -1,6 +1,5 @@
 // Search lists as people's machines have them: very long, full of empty, relative, duplicate and
 // non-UTF-8 entries. The search must stay correct, report what it skipped, and finish quickly.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>

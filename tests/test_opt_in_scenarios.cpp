@@ -2,7 +2,6 @@
 // library opted into) in a fresh process with a clean environment: the overrides, the driver's
 // system-only search (one search for the driver section too), NVRTC's builtins, cuBLAS with a
 // cuBLASLt of another release; and cuDNN's by-name loads of cuBLASLt and NVRTC (cushim_probe).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <sys/stat.h>
 
 #include <cuda_runtime_api.h>

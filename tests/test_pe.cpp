@@ -1,6 +1,5 @@
 // The PE/COFF reader: on DLLs cross-compiled with MinGW-w64 (checked against objdump -p), on files
 // crafted to be broken in one precise way each, and on many mutations of the fixture DLLs.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cushim/detail/pe.hpp>

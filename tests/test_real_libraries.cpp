@@ -1,10 +1,8 @@
 // The real cuDNN and CUDA runtime of this machine, reached through the shim by a program that
 // does not link them. Without an NVIDIA driver this is the graceful-degradation path.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/status.hpp>
+#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_default.cpp
 #include <cstdio>
 #include <cstdlib>
 #include <string>

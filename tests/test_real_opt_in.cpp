@@ -1,7 +1,6 @@
 // The real cuBLAS, cuBLASLt and NVRTC of this machine's toolkit, and its NVIDIA driver or the lack
 // of one, reached through the shim by a program that opts into them and links none of them. NVRTC
 // needs no GPU: it really compiles, and its PTX must equal a directly linked program's.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "support/opt_in_headers.hpp"

@@ -2,7 +2,6 @@
 // into) is called through its stub with distinct argument values; the recording fixture library
 // of its library must receive each argument unchanged, and the value it returns must come back to
 // the caller.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 

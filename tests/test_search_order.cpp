@@ -3,7 +3,6 @@
 // environment, and checks which copy won; then removes the winner and checks the lower one wins.
 // Also: the override is authoritative, bad candidates are reported and skipped, empty and
 // relative entries (the current folder) are never used.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cudnn.h>
 #include <doctest/doctest.h>
 

@@ -1,7 +1,6 @@
 // cuDNN's own sub-libraries and the other checks made before cuDNN runs: each failure mode is a
 // fixture, run through the probe in a fresh process, and the explanation must name the exact
 // files, paths and codes.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cudnn.h>
 #include <doctest/doctest.h>
 

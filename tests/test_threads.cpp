@@ -2,7 +2,6 @@
 // sees the same result for the same function. cushim_probe --mode threads N (32, then 64) does the
 // racing in a fresh process (loading happens once a process); each scenario runs several times because a
 // race shows up only sometimes.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cudnn.h>
 #include <doctest/doctest.h>
 

@@ -2,7 +2,6 @@
 // driver (which has no override) is a copy already in the process that is not the driver. Every
 // stub of every table must return its documented fallback, before and after the first failure,
 // and explain() must say what was tried and what to do.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 

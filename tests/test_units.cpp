@@ -1,5 +1,4 @@
 // The pure pieces: PATH-list splitting, version decoding, the ld.so.cache reader, JSON strings.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION

@@ -1,12 +1,10 @@
 // A program that opts into nothing: cuBLAS, cuBLASLt, NVRTC and the driver API are `disabled`,
 // never loaded and left out of every report; no header of theirs is included and no function of
 // theirs is exported, so a program that links them itself is unaffected.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <dlfcn.h>
 
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/diagnostics.hpp>
+#include <cushim/diagnostics.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_default.cpp
 
 #include <string>
 #include <vector>
@@ -14,6 +12,8 @@
 #include "support/command_output.hpp"
 #include "support/library_files.hpp"
 
+// Here for the headers this file includes; support/implementation_default.cpp checks the same for
+// the implementation's.
 #if defined(CUBLAS_VER_MAJOR) || defined(CUBLASLT_NUMERICAL_IMPL_FLAGS_FMA) || defined(__NVRTC_H__) || \
     defined(CUDA_VERSION)
 #error "cushim included a header of a library this program did not opt into"

@@ -1,7 +1,6 @@
 // The Boost.DLL backend on Windows (CUSHIM_USE_BOOST_DLL, this program only): every library cushim
 // loads is a boost::dll::shared_library, loaded with cushim's LoadLibraryExW flags (never from the
 // current folder), counted as Windows counts references, and refused with the same decoded code.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION

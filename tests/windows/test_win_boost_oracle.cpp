@@ -1,7 +1,6 @@
 // boost::dll::library_info, compiled with MinGW-w64 and run under Wine, as an independent oracle for
 // pe.hpp's export reading: for every fixture DLL (x64 and x86, from a few exports to the recording
 // DLLs' hundreds), the names cushim reads from the export directory are exactly library_info's.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <boost/dll/library_info.hpp>

@@ -5,7 +5,6 @@
 // already loaded by the next).
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -161,10 +160,10 @@ TEST_CASE("path_missing_cublas" * doctest::description("(b) as above without cub
   CHECK_FALSE(sub(st, "cnn_infer").usable);
   CHECK(sub(st, "cnn_infer").problem == why);
   CHECK_FALSE(sub(st, "cnn_train").usable);  // it imports cnn_infer: the whole chain is named
-  CHECK(sub(st, "cnn_train").problem == cudnn + "\\cudnn_cnn_train64_8.dll needs cudnn_cnn_infer64_8.dll, which needs "
-                                                 "cublas64_11.dll, which is not in any of: " +
-                                                 app_dir() + ", C:\\windows\\system32, C:\\windows, " + cudnn + ", " +
-                                                 cuda);
+  CHECK(sub(st, "cnn_train").problem == cudnn +
+                                            "\\cudnn_cnn_train64_8.dll needs cudnn_cnn_infer64_8.dll, which needs "
+                                            "cublas64_11.dll, which is not in any of: " +
+                                            app_dir() + ", C:\\windows\\system32, C:\\windows, " + cudnn + ", " + cuda);
   CHECK(sub(st, "ops_infer").usable);
   CHECK(sub(st, "adv_train").usable);
   REQUIRE(st.problems.size() == 2);

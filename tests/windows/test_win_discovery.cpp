@@ -5,7 +5,6 @@
 // sub-libraries that LoadLibraryExW finds through os.add_dll_directory but cuDNN's own by-name
 // load does not, a cuDNN for CUDA 11 copied into a CUDA 12 toolkit, CUDA_PATH naming a removed
 // toolkit, and the CPU wheel.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cushim/detail/discovery/implementation.hpp>

@@ -2,7 +2,6 @@
 // fixture cuDNN 9 and CUDA runtime (and, for what the build opts the doctor into, the recording
 // cuBLAS, cuBLASLt and NVRTC), with a broken sub-library, with cuDNN or NVRTC missing, and with a
 // cuDNN that crashes, which probe_in_child runs in the doctor as its probe program.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>
@@ -277,13 +276,13 @@ TEST_CASE(
       "import torch fails: OSError: [WinError 126] The specified module could not be found. Error loading \"" + lib +
       "\\cudnn_adv_infer64_8.dll\" or one of its dependencies.";
   CHECK(contains(r.text, "\nPython environments (from their files; nothing was run)\n"));
-  CHECK(contains(
-      r.text, "\n    torch 2.1.0+cu118 (CUDA 11.8)\n      WARNING: " + what + "\n        file: " + lib +
-                  "\\cudnn_adv_infer64_8.dll\n        why:  torch loads every DLL in " + lib + " first, in name order; " +
-                  lib +
-                  "\\cudnn_adv_infer64_8.dll needs cudnn_ops_infer64_8.dll, which needs zlibwapi.dll, which is "
-                  "not in any of: " +
-                  lib + ", " + home + ", "));
+  CHECK(contains(r.text,
+                 "\n    torch 2.1.0+cu118 (CUDA 11.8)\n      WARNING: " + what + "\n        file: " + lib +
+                     "\\cudnn_adv_infer64_8.dll\n        why:  torch loads every DLL in " + lib +
+                     " first, in name order; " + lib +
+                     "\\cudnn_adv_infer64_8.dll needs cudnn_ops_infer64_8.dll, which needs zlibwapi.dll, which is "
+                     "not in any of: " +
+                     lib + ", " + home + ", "));
   CHECK(contains(r.text, "a CUDA toolkit or a Python environment has a problem (its WARNING lines above)"));
   CHECK(r.exit_code == 2);
   probe_output j = run_program(CUSHIM_DOCTOR, env, {"--json"});

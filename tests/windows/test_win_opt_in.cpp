@@ -1,7 +1,6 @@
 // cuBLAS, cuBLASLt, NVRTC and the driver API on Windows, each scenario in a fresh
 // cushim_win_probe_all process (every library opted into): the overrides with their Windows file
 // names, NVRTC's builtins DLL preloaded from beside it, and nvcuda.dll taken from System32 only.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>

@@ -1,7 +1,6 @@
 // Windows scenarios with cuDNN 9 and the CUDA runtime, each in a fresh cushim_probe process: the
 // sub-library check, a copy already loaded by someone else, the places conda, pip and the
 // installers use, CUDA_PATH of another major, and what the version resource says.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>

@@ -1,6 +1,5 @@
 // The Windows search order and pre-load checks, one fresh cushim_probe process per scenario (cushim
 // loads once per process), each with its own environment, folders and current folder.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>

@@ -1,7 +1,6 @@
 // No library on Windows: every explicit override names an empty folder, and Wine has no
 // nvcuda.dll in System32, the driver's only place. Every stub of every table must return its
 // documented fallback, before and after the first failure, with nothing else tried.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "support/opt_in_headers.hpp"

@@ -1,6 +1,5 @@
 // The Windows pieces on their own: file names, path lists, the wide-character platform layer,
 // loader error codes, and the PE checks on the fixture DLLs (nothing here goes through a stub).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #define CUSHIM_IMPLEMENTATION
