@@ -2,7 +2,8 @@
 #include <doctest/doctest.h>
 
 #define CUSHIM_NO_CUDART
-#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_no_cudart.cpp
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/status.hpp>
 #include <string>
 
 #include "support/command_output.hpp"

@@ -2,7 +2,8 @@
 // handler, and from a detached thread still running when main returns. Nothing cushim reaches
 // then may be destroyed already (ASan: use after free; plain: a crash at exit).
 //   exit_probe destructor-first-use | atexit-first-use | destructor-explain | detached-thread
-#include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_default.cpp or _no_cudart.cpp
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/status.hpp>
 
 #include <atomic>
 #include <cstdio>
