@@ -90,8 +90,6 @@ inline bool ensure_loaded(library id) {
   return lib.loaded.load(std::memory_order_acquire);
 }
 
-inline bool ensure_loaded(library_state& lib) { return ensure_loaded(lib.desc->id); }
-
 }  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -24,9 +24,8 @@
 #define CUSHIM_LOCAL_BINDING_DIRECTIVE(symbol) ""
 #define CUSHIM_STUB_LOCAL_BINDING(name)
 #define CUSHIM_STUB_EXPORTED __attribute__((visibility("default")))
-#else
+#else  // the assembly stubs, and so CUSHIM_LOCAL_BINDING_DIRECTIVE, are ELF's alone
 #define CUSHIM_LOCAL_BINDING
-#define CUSHIM_LOCAL_BINDING_DIRECTIVE(symbol) ""
 #define CUSHIM_STUB_LOCAL_BINDING(name)
 #define CUSHIM_STUB_EXPORTED
 #endif
