@@ -274,22 +274,22 @@ for cxx in $compilers; do
 done
 job first-use g++ "${cxxflags[@]}" -c "$here/src/first_use.cpp" -o "$build/obj/gcc/first_use.o"
 job doctor-O2 g++ -std=c++17 -O2 -DNDEBUG -I"$root/include" -isystem "$cuda/include" \
-  "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-O2" "${link_shim[@]}"
+  "$root/doctor/main.cpp" "$root/doctor/doctor.cpp" -o "$build/bin/cushim-doctor-O2" "${link_shim[@]}"
 job doctor-O0 g++ -std=c++17 -O0 -g -I"$root/include" -isystem "$cuda/include" \
-  "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-O0" "${link_shim[@]}"
+  "$root/doctor/main.cpp" "$root/doctor/doctor.cpp" -o "$build/bin/cushim-doctor-O0" "${link_shim[@]}"
 # The doctor as CMake builds it (opted into cuBLAS, cuBLASLt and NVRTC), the same without its
 # probe_in_child (a copy of its source with that one line changed: what the probe costs), and the
 # floor under both: a plain program that dlopens the libraries they report on.
 opt_in_flags=(-DCUSHIM_CUBLAS -DCUSHIM_NVRTC)
 job doctor-opt-in g++ -std=c++17 -O2 -DNDEBUG "${opt_in_flags[@]}" -I"$root/include" -isystem "$cuda/include" \
-  "$root/examples/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-opt-in" "${link_shim[@]}"
+  "$root/doctor/main.cpp" "$root/doctor/doctor.cpp" -o "$build/bin/cushim-doctor-opt-in" "${link_shim[@]}"
 mkdir -p "$build/doctor_no_probe"
-cp -r "$root/examples/doctor" "$build/doctor_no_probe/"
-sed 's/args.options.probe_in_child = true;/args.options.probe_in_child = false;/' "$root/examples/cushim_doctor.cpp" \
-  >"$build/doctor_no_probe/cushim_doctor.cpp"
-if grep -q "probe_in_child = false;" "$build/doctor_no_probe/cushim_doctor.cpp"; then
+cp -r "$root/doctor/." "$build/doctor_no_probe/"
+sed -i 's/options.probe_in_child = true;/options.probe_in_child = false;/' "$build/doctor_no_probe/doctor.cpp"
+if grep -q "probe_in_child = false;" "$build/doctor_no_probe/doctor.cpp"; then
   job doctor-no-probe g++ -std=c++17 -O2 -DNDEBUG "${opt_in_flags[@]}" -I"$root/include" -isystem "$cuda/include" \
-    "$build/doctor_no_probe/cushim_doctor.cpp" -o "$build/bin/cushim-doctor-no-probe" "${link_shim[@]}"
+    "$build/doctor_no_probe/main.cpp" "$build/doctor_no_probe/doctor.cpp" -o "$build/bin/cushim-doctor-no-probe" \
+    "${link_shim[@]}"
 fi
 job plain-load gcc -std=c11 -O2 "$here/src/plain_load.c" -o "$build/bin/plain_load" -ldl
 # Discovery: the library files of its machines (empty libraries with the real sonames, DT_NEEDED
@@ -322,7 +322,7 @@ discovery_machines() {
   done
 }
 job discovery-machines discovery_machines
-job discovery g++ -std=c++17 -O2 -DNDEBUG -I"$root/include" -isystem "$cuda/include" "$here/src/discovery.cpp" \
+job discovery g++ -std=c++17 -O2 -DNDEBUG -I"$root/include" -I"$root/doctor" -isystem "$cuda/include" "$here/src/discovery.cpp" \
   -o "$build/bin/discovery" "${link_shim[@]}"
 wait
 ln -sf libcudnn.so.9 "$build/fixture/libcudnn.so"

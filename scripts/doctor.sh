@@ -6,4 +6,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 cmake --preset default -S "$root" >/dev/null
 cmake --build "$root/build/default" --target cushim-doctor >/dev/null
-exec "$root/build/default/examples/cushim-doctor" "$@"
+exec "$root/build/default/doctor/cushim-doctor" "$@"

@@ -1,10 +1,10 @@
-// Discovery (<cushim/machine.hpp>) on machines laid out under a temp folder (support/fake_machine.hpp):
+// The doctor's discovery (doctor/machine/) on machines laid out under a temp folder (support/fake_machine.hpp):
 // each scenario of issue 22 with its exact explanation (the file named, the reason, the fix) in
 // text and JSON, the bad input of the issue, the compatibility data against its sources, and the
 // minimum driver explain() names.
 #include <doctest/doctest.h>
 
-#include <cushim/detail/discovery/implementation.hpp>
+#include "machine/discover.hpp"
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -1,9 +1,8 @@
-// Discovery alone (<cushim/machine.hpp>): machine::discover() on the machine the environment
+// Discovery alone (the doctor's doctor/machine/): machine::discover() on the machine the environment
 // describes (CUSHIM_DISCOVERY_ROOT, HOME, PATH: bench/tools/discovery_machine.py lays one out),
 // then _exit(0), so callgrind's total and the wall time are the discovery and the process start.
 // Prints how much it found; exit 3 when it found fewer environments than argv[1] says.
-#define CUSHIM_IMPLEMENTATION
-#include <cushim/machine.hpp>
+#include "machine/discover.hpp"
 #include <unistd.h>
 
 #include <cstdio>

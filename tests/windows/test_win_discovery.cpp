@@ -1,4 +1,4 @@
-// Discovery (<cushim/machine.hpp>) on Windows, under Wine: machines laid out in a temp folder with
+// The doctor's discovery (doctor/machine/) on Windows, under Wine: machines laid out in a temp folder with
 // %ProgramFiles%, %USERPROFILE%, %LOCALAPPDATA%, %APPDATA% and PATH pointing into it, and torch's
 // DLLs from MinGW whose import tables mirror the real ones. Each scenario's exact explanation in
 // text and JSON: the missing zlibwapi.dll that stops torch's preload of torch\lib, cuDNN's
@@ -7,7 +7,7 @@
 // toolkit, and the CPU wheel.
 #include <doctest/doctest.h>
 
-#include <cushim/detail/discovery/implementation.hpp>
+#include "machine/discover.hpp"
 
 #include <fstream>
 #include <map>

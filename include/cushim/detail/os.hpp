@@ -17,9 +17,6 @@
 #define CUSHIM_OS_DRIVER_FILES "windows/driver_files.hpp"
 #define CUSHIM_OS_TEXTS "windows/texts.hpp"
 #define CUSHIM_OS_CHILD_PROCESS "windows/child_process.hpp"
-#define CUSHIM_OS_MACHINE_FILES "windows/machine_files.hpp"
-#define CUSHIM_OS_MACHINE_LAYOUT "windows/machine_layout.hpp"
-#define CUSHIM_OS_FRAMEWORK_LOADER "windows/framework_loader.hpp"
 #else
 #define CUSHIM_OS_PATHS "posix/paths.hpp"
 #define CUSHIM_OS_FILES "posix/files.hpp"
@@ -34,7 +31,4 @@
 #define CUSHIM_OS_DRIVER_FILES "posix/driver_files.hpp"
 #define CUSHIM_OS_TEXTS "posix/texts.hpp"
 #define CUSHIM_OS_CHILD_PROCESS "posix/child_process.hpp"
-#define CUSHIM_OS_MACHINE_FILES "posix/machine_files.hpp"
-#define CUSHIM_OS_MACHINE_LAYOUT "posix/machine_layout.hpp"
-#define CUSHIM_OS_FRAMEWORK_LOADER "posix/framework_loader.hpp"
 #endif

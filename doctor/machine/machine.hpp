@@ -1,0 +1,159 @@
+// The machine as the people who use CUDA have it, found from files alone: every CUDA toolkit
+// (and a cuDNN copied into it), the cuDNN the build variables name, every Python environment and
+// the frameworks installed in it, each framework's CUDA-bound library resolved the way that
+// framework's loader resolves it, and each problem with why and what to do. Nothing is run (no
+// Python, no framework, no nvcc), nothing is loaded and nothing is written, so the answer comes
+// exactly when those are broken.
+//
+// Defined in the doctor module's one translation unit (doctor.cpp).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cushim {
+namespace machine {
+
+// Something wrong, with why and what to do, in the tone of cushim::problem.
+struct problem {
+  std::string code;  // a stable name (docs/doctor.md, "The toolkits and Python environments (discovery)"):
+                     // "cpu_only_build", ...
+  std::string what;  // what is wrong
+  std::string path;  // the file or folder concerned; empty if none
+  std::string why;   // the reason, and what fails because of it
+  std::string fix;   // what to do
+};
+
+// One file of a cuDNN: its main library or one of its sub-libraries.
+struct cudnn_file {
+  std::string name;     // libcudnn_ops_infer.so.8, cudnn_cnn64_9.dll
+  std::string path;     // empty: not there
+  std::string version;  // "8.5.0", from the file (its name, its version word or resource); empty when it does not say
+};
+
+// cuDNN files in one place: copied into a toolkit, or named by the variables a source build reads.
+struct cudnn_install {
+  std::string found_by;          // "merged into the toolkit", "CUDNN_PATH", "CUDNN_INCLUDE_DIR", ...
+  std::string header;            // cudnn_version.h (cudnn.h before 8.0); empty without one
+  std::string header_version;    // "8.9.7"
+  std::string library;           // the main library; empty without one
+  std::string library_version;   // "8.5.0": the main library's, else the first sub-library's that says
+  std::string version_source;    // where library_version comes from
+  int built_for_cuda_major = 0;  // from its files; 0 when they do not say
+  std::string built_for_source;  // "cudnn_ops_infer64_8.dll imports cublasLt64_11.dll"
+  std::vector<cudnn_file> sublibraries;
+};
+
+struct toolkit {
+  std::string path;
+  std::string resolved_path;             // the folder its links lead to, when that differs
+  std::string version;                   // "12.4.1"; empty when its files do not say
+  std::string version_source;            // "version.json", "version.txt", ...
+  std::vector<std::string> found_by;     // "/usr/local/cuda-*", "CUDA_PATH", "CUDA_PATH_V12_4", "nvcc on PATH", ...
+  std::vector<std::string> selected_by;  // which of CUDA_PATH, CUDA_HOME and the first nvcc on PATH lead here
+  std::string nvcc;                      // its bin/nvcc; empty without one
+  std::vector<cudnn_install> cudnn;      // a cuDNN copied into it
+  std::vector<problem> problems;
+  std::vector<std::string> notes;  // what could not be read, and what was read only in part
+};
+
+// A library a framework needs, found as that framework's loader finds it.
+struct library_load {
+  std::string library;         // "cuDNN", "CUDA runtime", "cuBLAS", "cuBLASLt"
+  std::string name;            // libcudnn.so.9, cudnn64_8.dll
+  std::string path;            // empty: not found
+  std::string version;         // "9.1.0.70"; empty when its files do not say
+  std::string version_source;  // "nvidia-cudnn-cu12 9.1.0.70 (dist-info)", "its file name", ...
+};
+
+struct framework {
+  std::string name;                        // "torch", "tensorflow", "onnxruntime", "paddle", "jax", "cupy"
+  std::string distribution;                // the pip distribution: "torch", "onnxruntime-gpu", "jax-cuda12-plugin", ...
+  std::string version;                     // "2.5.1+cu124"
+  std::string version_source;              // "torch/version.py", "its METADATA", ...
+  std::string build;                       // "cuda", "cpu", "rocm", or "unknown"
+  std::string cuda;                        // the CUDA its files say it was built for: "12.4"
+  std::string cudnn;                       // what its files say of cuDNN: "8", "8.9.2.26"
+  std::string hip;                         // a ROCm build's HIP version
+  std::vector<std::string> architectures;  // the GPU architectures its files list: "sm_75", ...
+  std::string native_file;                 // its CUDA-bound library; empty when it has none here
+  std::vector<library_load> loads;         // the CUDA runtime, cuDNN, ...: what its loader would load
+  std::vector<problem> problems;
+  std::vector<std::string> notes;
+};
+
+// An nvidia-* pip distribution (nvidia-cudnn-cu12 9.1.0.70).
+struct wheel {
+  std::string name;
+  std::string version;
+  std::string path;  // its .dist-info folder
+};
+
+struct environment {
+  std::string kind;                        // "venv", "conda", "pyenv", "system", "user site", "interpreter"
+  std::string path;                        // its prefix (sys.prefix); the site folder for "user site"
+  std::string python;                      // its interpreter; empty when none was found
+  std::string python_version;              // "3.11.7"; empty when its files do not say
+  std::string version_source;              // "pyvenv.cfg", "include/python3.11/patchlevel.h", ...
+  std::vector<std::string> found_by;       // "VIRTUAL_ENV", "conda environments.txt", "python on PATH", ...
+  std::vector<std::string> site_packages;  // the folders its packages are in
+  std::vector<std::string> started_by;     // "python", "python3": the bare commands on PATH that start it
+  std::vector<framework> frameworks;
+  std::vector<wheel> nvidia_wheels;
+  std::vector<problem> problems;
+  std::vector<std::string> notes;
+};
+
+// What a bare command name on PATH starts.
+struct command_on_path {
+  std::string command;      // "python", "python3"
+  std::string path;         // the file PATH gives; empty: none
+  std::string environment;  // the environment it starts (its path); empty when unknown
+  std::string how;          // how that is known: "pyenv shim, version from /root/.pyenv/version", ...
+};
+
+struct findings {
+  std::vector<toolkit> toolkits;
+  std::vector<cudnn_install> cudnn;  // named by CUDNN_PATH, CUDNN_INCLUDE_DIR, CUDNN_LIBRARY
+  std::vector<environment> environments;
+  std::vector<command_on_path> on_path;
+  std::vector<problem> problems;  // of no one toolkit or environment: the variables, the interpreter on PATH
+  std::vector<std::string> notes;
+};
+
+struct options {
+  // Interpreters or environment folders to examine besides those found (cushim-doctor --python).
+  std::vector<std::string> pythons;
+  // The driver and the GPUs as the program found them (diagnostics::driver(), the CUDA runtime):
+  // the checks against them are made only when they are given.
+  bool driver_found = false;
+  int driver_cuda_version = 0;                // the newest CUDA it supports, M*1000+m*10
+  std::string driver_version;                 // "550.54.15"
+  std::vector<int> gpu_compute_capabilities;  // 75 for SM 7.5
+  // The environment to read: "NAME=value" entries instead of the process's own when
+  // use_process_environment is false. CUSHIM_DISCOVERY_ROOT in it (for tests) is a folder that
+  // stands for "/" in the fixed locations (/usr/local/cuda-*, /opt, /usr/lib/python3*, /etc/ld.so.cache).
+  bool use_process_environment = true;
+  std::vector<std::string> environment;
+};
+
+// Everything found; never throws, never blocks on a FIFO, and is bounded in time and size.
+findings discover(const options& opts = {});
+
+// Whether a toolkit, an environment or the machine as a whole has a problem.
+bool has_problems(const findings& f);
+
+// For a person: one line per toolkit, environment and framework when all is well, the details
+// and each problem (WARNING, why, fix) when not.
+std::string text(const findings& f);
+
+// The same findings as one JSON object (docs/doctor.md, "cushim-doctor": `--json`, "discovery").
+std::string json(const findings& f);
+
+// What a record of the machine keeps (cushim-doctor --record): each environment's framework
+// versions and the CUDA and cuDNN each would load, as "key: value" pairs.
+std::vector<std::pair<std::string, std::string>> record(const findings& f);
+
+}  // namespace machine
+}  // namespace cushim

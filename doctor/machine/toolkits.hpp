@@ -1,0 +1,251 @@
+// The CUDA toolkits: those in the installers' places, those CUDA_PATH, CUDA_HOME and every
+// CUDA_PATH_V<x>_<y> name, and the one of the first nvcc on PATH; each with its version from its
+// own files, what selects it, and a cuDNN copied into it. A variable naming a folder that is gone
+// or that holds no toolkit, and the variables and PATH disagreeing, are problems of the machine.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "cudnn_files.hpp"
+#include "text_values.hpp"
+#include "layout.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace discovery {
+
+constexpr std::size_t toolkits_limit = 64;
+
+// "13.0" from "cuda-13.0" or "v13.0"; empty for any other name.
+inline std::string version_in_folder_name(const std::string& name) {
+  std::size_t start = name.find_first_of("0123456789");
+  if (start == std::string::npos || (name.compare(0, 5, "cuda-") != 0 && name[0] != 'v')) return {};
+  std::vector<int> parts;
+  if (start != (name[0] == 'v' ? 1u : 5u) || !version_numbers(name.substr(start), parts)) return {};
+  return name.substr(start);
+}
+
+// The version a toolkit's own files give, with where it came from; each file that could not
+// tell is noted.
+inline void read_toolkit_version(const std::string& root, machine::toolkit& t) {
+  text_file json = read_text(join_path(root, "version.json"));
+  if (json.ok()) {
+    t.version = version_json_cuda(json.text);
+    if (json.truncated()) t.notes.push_back(json.truncation_note());
+    if (!t.version.empty()) return void(t.version_source = "version.json");
+    t.notes.push_back(json.path + " has no \"cuda\" entry with a \"version\"");
+  } else if (json.exists()) {
+    t.notes.push_back(json.path + " cannot be read: " + json.error);
+  }
+  text_file txt = read_text(join_path(root, "version.txt"));
+  if (txt.ok()) {
+    t.version = version_txt_cuda(txt.text);
+    if (!t.version.empty()) return void(t.version_source = "version.txt");
+    t.notes.push_back(txt.path + " has no \"CUDA Version\" line");
+  }
+  std::string why =
+      json.exists() || txt.exists() ? "its version files do not say" : "it has no version.json or version.txt";
+  std::vector<std::string> ignored;
+  for (const std::string& name : names_starting(join_path(root, "dist-info"), "nvidia_cuda_runtime-", ignored)) {
+    std::string version = name.substr(
+        20, name.find(".dist-info") == std::string::npos ? std::string::npos : name.find(".dist-info") - 20);
+    if (cuda_minor_key(version)) {
+      t.version = leading_parts(version, 2);
+      t.version_source = "the runtime's version in dist-info/" + name;
+      t.notes.push_back(why + ": the version is the runtime's, from dist-info/" + name);
+      return;
+    }
+  }
+  for (const std::string& dir : platform::toolkit_library_dirs(root)) {
+    for (const std::string& name : names_starting(dir, platform::cudart_file_prefix, ignored)) {
+      std::string version = platform::version_in_file_name(join_path(dir, name));
+      if (version.empty()) continue;
+      t.version = leading_parts(version, 2);
+      t.version_source = "the runtime's " + platform::version_file_text(join_path(dir, name));
+      t.notes.push_back(why + ": the version is the runtime's, from its " +
+                        platform::version_file_text(join_path(dir, name)));
+      return;
+    }
+  }
+  std::string folder = version_in_folder_name(file_name_of(t.resolved_path.empty() ? root : t.resolved_path));
+  if (!folder.empty()) {
+    t.version = folder;
+    t.version_source = "the folder's name";
+    t.notes.push_back(why + " and no CUDA runtime that names its version: the version is the folder's name");
+    return;
+  }
+  t.notes.push_back(why + ", and nothing else in it names its version");
+}
+
+// Whether a folder holds a toolkit: its nvcc, a version file, or the runtime's header.
+inline bool looks_like_toolkit(const std::string& root) {
+  for (const std::string& file :
+       {join_path(join_path(root, "bin"), platform::nvcc_file), join_path(root, "version.json"),
+        join_path(root, "version.txt"), join_path(join_path(root, "include"), "cuda_runtime_api.h")}) {
+    if (platform::check_path(file).kind == platform::path_kind::file) return true;
+  }
+  return false;
+}
+
+// A toolkit candidate and how it was found.
+struct toolkit_candidate {
+  std::string path;
+  std::string found_by;
+  bool selects = false;  // CUDA_PATH, CUDA_HOME, the first nvcc on PATH: what build tools use
+};
+
+// The folder of the first nvcc on PATH, as a shell finds it; empty when there is none.
+inline std::string first_nvcc(const context& ctx, std::vector<std::string>& notes) {
+  for (const std::string& dir : absolute_entries(ctx, "PATH", notes)) {
+    std::string nvcc = join_path(dir, platform::nvcc_file);
+    if (platform::is_executable_file(nvcc)) return nvcc;
+  }
+  return {};
+}
+
+inline machine::problem variable_problem(const std::string& name, const std::string& value, const std::string& what,
+                                         const std::string& installed) {
+  return {"variable_names_no_toolkit", name + " names " + value + ", " + what, value,
+          "build tools and loaders that read " + name +
+              " (CMake's FindCUDAToolkit, setup.py builds, torch's loader for CUDA_PATH_V<x>_<y>) look for the "
+              "toolkit there and find nothing",
+          "set " + name + " to an installed toolkit" + (installed.empty() ? "" : " (" + installed + ")") +
+              ", or remove the variable"};
+}
+
+inline void find_toolkits(const context& ctx, machine::findings& f) {
+  std::vector<toolkit_candidate> candidates;
+  for (const located_folder& l : platform::toolkit_folders(ctx, f.notes)) {
+    candidates.push_back({l.path, l.found_by, false});
+  }
+  std::vector<std::pair<std::string, std::string>> variables;  // name, value: checked once the toolkits are known
+  std::vector<std::string> names = {"CUDA_PATH", "CUDA_HOME"};
+  for (const std::string& name : ctx.names_starting("CUDA_PATH_V")) names.push_back(name);
+  for (const std::string& name : names) {
+    std::string value = ctx.env_value(name);
+    if (value.empty()) continue;
+    variables.emplace_back(name, value);
+    if (platform::check_path(value).kind == platform::path_kind::folder) {
+      candidates.push_back({value, name, name == "CUDA_PATH" || name == "CUDA_HOME"});
+    }
+  }
+  std::string nvcc = first_nvcc(ctx, f.notes);
+  if (!nvcc.empty()) candidates.push_back({parent_dir(parent_dir(nvcc)), "nvcc on PATH", true});
+
+  std::vector<platform::file_identity> identities;
+  for (const toolkit_candidate& c : candidates) {
+    if (platform::check_path(c.path).kind == platform::path_kind::loop) {
+      add_unique(f.notes, c.path + " (" + c.found_by + ") is a symbolic link loop: not examined");
+      continue;
+    }
+    platform::file_identity id = platform::identity_of(c.path);
+    machine::toolkit* same = nullptr;
+    for (std::size_t i = 0; i < f.toolkits.size(); ++i) {
+      if (id.known() && identities[i] == id) same = &f.toolkits[i];
+    }
+    if (!same) {
+      if (f.toolkits.size() >= toolkits_limit) {
+        add_unique(f.notes, "more than " + std::to_string(toolkits_limit) + " toolkits: the others are not examined");
+        continue;
+      }
+      f.toolkits.emplace_back();
+      identities.push_back(id);
+      same = &f.toolkits.back();
+      same->path = c.path;
+      std::string real = platform::canonical_path(c.path);
+      if (real != c.path) same->resolved_path = real;
+    }
+    add_unique(same->found_by, c.found_by);
+    if (c.selects) add_unique(same->selected_by, c.found_by);
+  }
+
+  for (machine::toolkit& t : f.toolkits) {
+    read_toolkit_version(t.path, t);
+    std::string nvcc_path = join_path(join_path(t.path, "bin"), platform::nvcc_file);
+    if (platform::is_executable_file(nvcc_path)) t.nvcc = nvcc_path;
+    machine::cudnn_install c;
+    if (find_cudnn(platform::toolkit_header_dirs(t.path), platform::toolkit_library_dirs(t.path),
+                   "copied into the toolkit", c, t.notes)) {
+      t.cudnn.push_back(c);
+    }
+  }
+
+  std::string installed;
+  for (const machine::toolkit& t : f.toolkits) {
+    if (looks_like_toolkit(t.path)) installed += (installed.empty() ? "" : ", ") + t.path;
+  }
+  for (const auto& v : variables) {
+    platform::path_check c = platform::check_path(v.second);
+    if (c.kind == platform::path_kind::absent) {
+      f.problems.push_back(variable_problem(v.first, v.second, "which does not exist (a removed toolkit?)", installed));
+    } else if (c.kind != platform::path_kind::folder) {
+      f.problems.push_back(variable_problem(v.first, v.second, "which is not a folder (" + c.detail + ")", installed));
+    } else if (!looks_like_toolkit(v.second)) {
+      f.problems.push_back(variable_problem(v.first, v.second,
+                                            std::string("which holds no toolkit (no bin/") + platform::nvcc_file +
+                                                ", version.json, version.txt or include/cuda_runtime_api.h)",
+                                            installed));
+    }
+  }
+}
+
+// The cuDNN a source build is pointed at: CUDNN_PATH (a root with include/ and its libraries),
+// or CUDNN_INCLUDE_DIR and CUDNN_LIBRARY (a folder, or the library file itself).
+inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
+  auto missing = [&](const std::string& name, const std::string& value, const std::string& what) {
+    f.problems.push_back({"variable_names_no_cudnn", name + " names " + value + ", " + what, value,
+                          "a source build (PyTorch's setup.py, CMake's FindCUDNN modules) takes cuDNN from " + name +
+                              " and fails to configure, or falls back to another cuDNN without saying so",
+                          "set " + name + " to the folder of an installed cuDNN, or remove the variable"});
+  };
+  std::string root = ctx.env_value("CUDNN_PATH");
+  if (!root.empty()) {
+    machine::cudnn_install c;
+    std::vector<std::string> libs = platform::toolkit_library_dirs(root);
+    libs.push_back(join_path(root, "lib"));
+    if (platform::check_path(root).kind != platform::path_kind::folder) {
+      missing("CUDNN_PATH", root, "which does not exist");
+    } else if (find_cudnn({join_path(root, "include")}, libs, "CUDNN_PATH", c, f.notes)) {
+      f.cudnn.push_back(c);
+    } else {
+      missing("CUDNN_PATH", root,
+              "which holds no cuDNN (no include/cudnn_version.h, no " + platform::cudnn_main_file(9) + " or " +
+                  platform::cudnn_main_file(8) + ")");
+    }
+  }
+  std::string include = ctx.env_value("CUDNN_INCLUDE_DIR"), library = ctx.env_value("CUDNN_LIBRARY");
+  if (include.empty() && library.empty()) return;
+  std::vector<std::string> header_dirs, library_dirs;
+  if (!include.empty()) {
+    if (platform::check_path(include).kind == platform::path_kind::folder) {
+      header_dirs.push_back(include);
+    } else {
+      missing("CUDNN_INCLUDE_DIR", include, "which does not exist");
+    }
+  }
+  if (!library.empty()) {
+    platform::path_kind kind = platform::check_path(library).kind;
+    if (kind == platform::path_kind::folder) {
+      library_dirs.push_back(library);
+    } else if (kind == platform::path_kind::file) {
+      library_dirs.push_back(parent_dir(library));
+    } else {
+      missing("CUDNN_LIBRARY", library, "which does not exist");
+    }
+  }
+  machine::cudnn_install c;
+  std::string by = include.empty()   ? "CUDNN_LIBRARY"
+                   : library.empty() ? "CUDNN_INCLUDE_DIR"
+                                     : "CUDNN_INCLUDE_DIR and CUDNN_LIBRARY";
+  if ((!header_dirs.empty() || !library_dirs.empty()) && find_cudnn(header_dirs, library_dirs, by, c, f.notes)) {
+    f.cudnn.push_back(c);
+  }
+}
+
+}  // namespace discovery
+}  // namespace
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,356 @@
+// What cushim-doctor checks beyond cushim::explain(): the driver's own version, the dependencies
+// of every library in use, the GPUs the CUDA runtime sees, whether cudnnCreate works, and the
+// verdict. Libraries are listed from cushim's own list (diagnostics::libraries()), never by name.
+#pragma once
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <cushim/diagnostics.hpp>
+#include "../doctor.hpp"
+#include "../machine/machine.hpp"
+
+namespace doctor {
+
+namespace diag = cushim::diagnostics;
+
+// Why a check failed and what to do; both empty when it passed.
+struct advice {
+  std::string why;
+  std::string fix;
+};
+
+struct driver_check {
+  diag::driver_info driver;
+  std::string kernel_module_version;  // from /proc/driver/nvidia/version; empty without the module
+  advice help;
+};
+
+struct gpu {
+  int index = 0;
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  unsigned long long memory_bytes = 0;
+};
+
+struct gpu_check {
+  bool ran = false;  // false when the CUDA runtime is unavailable
+  std::string call;  // the call whose result is reported
+  cudaError_t error = cudaSuccess;
+  std::string error_name, error_text;
+  std::vector<gpu> gpus;
+  advice help;
+};
+
+struct cudnn_create_check {
+  bool ran = false;  // false when cuDNN is unavailable
+  cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
+  std::string status_name;
+  std::string cudnn_message;  // cuDNN's own last error message (cuDNN 9 and later)
+  advice help;
+};
+
+struct verdict {
+  int exit_code = exit_gpu_works;
+  std::string name;  // usable, unavailable, usable_with_warnings
+  std::string text;
+};
+
+// A library file in use (a library cushim loaded, or one of its sub-libraries) and what it needs.
+struct library_file {
+  std::string file_name;
+  diag::file_dependencies dependencies;
+};
+
+struct findings {
+  std::vector<const cushim::status*> libraries;  // every library cushim knows, in library order
+  std::string explanation;                        // cushim::explain(), taken after every check ran
+  std::vector<diag::reported_problem> problems;   // its WARNING and ERROR lines
+  driver_check driver;
+  diag::nvml_info nvml;  // what nvidia-smi shows, from the driver's NVML
+  std::vector<library_file> files;  // every library in use and each of its sub-libraries
+  gpu_check gpus;
+  cudnn_create_check create;
+  cushim::machine::findings machine;  // discovery (discovery.hpp); empty with --no-discover
+  bool discovered = false;
+  verdict result;
+
+  // cuDNN and the runtime are always listed; another library only when this build shims it.
+  const cushim::status& of(cushim::library lib) const {
+    for (const cushim::status* st : libraries) {
+      if (st->lib == lib) return *st;
+    }
+    return cushim::status_of(lib);
+  }
+};
+
+inline bool shimmed(const cushim::status& st) { return st.code != cushim::error_code::disabled; }
+
+inline std::string first_line_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// "550.54.15" out of "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue ..." (and the
+// Open Kernel Module's "... for x86_64  550.54.15  Release Build ..."): the first dotted number.
+inline std::string kernel_module_version() {
+  std::string line = first_line_of("/proc/driver/nvidia/version");
+  std::size_t module = line.find("Module");
+  if (module == std::string::npos) return {};
+  std::istringstream words(line.substr(module));
+  for (std::string word; words >> word;) {
+    if (word.find('.') != std::string::npos && word.find_first_not_of("0123456789.") == std::string::npos) return word;
+  }
+  return {};
+}
+
+inline driver_check check_driver() {
+  driver_check d;
+  d.driver = diag::driver();
+  if (!d.driver.found) return d;
+  d.kernel_module_version = kernel_module_version();
+  const std::string& version = d.driver.version;
+  if (!version.empty() && !d.kernel_module_version.empty() && version != d.kernel_module_version) {
+    d.help = {"the driver library " + d.driver.path + " is " + version + " but the loaded kernel module is " +
+                  d.kernel_module_version + ": CUDA calls fail with cudaErrorSystemDriverMismatch (803)",
+              "reboot (or reload the nvidia kernel module) after a driver update; in a container, use the host's "
+              "driver libraries through the NVIDIA container toolkit"};
+  }
+  return d;
+}
+
+inline std::string file_name_of(const std::string& path) { return path.substr(path.find_last_of("/\\") + 1); }
+
+inline std::vector<library_file> check_files(const std::vector<const cushim::status*>& libraries) {
+  std::vector<library_file> all;
+  for (const cushim::status* st : libraries) {
+    if (st->path.empty()) continue;
+    all.push_back({file_name_of(st->path), diag::dependencies_of(st->path)});
+    for (const cushim::sublibrary& sub : st->sublibraries) {
+      if (!sub.path.empty()) all.push_back({sub.file_name, diag::dependencies_of(sub.path)});
+    }
+  }
+  return all;
+}
+
+inline advice gpu_advice(const gpu_check& g, const driver_check& d, const cushim::status& cudart) {
+  if (!d.driver.found) {
+    return {"no NVIDIA driver was found: the CUDA runtime cannot reach a GPU", d.driver.install_advice};
+  }
+  if (g.error == cudaErrorInsufficientDriver) {
+    return {"the NVIDIA driver supports CUDA up to " + diag::cuda_version_text(d.driver.cuda_version) +
+                ", older than the CUDA runtime " + diag::cuda_version_text(cudart.version),
+            "update the NVIDIA driver, or use a build for an older CUDA"};
+  }
+  if (g.error == cudaErrorSystemDriverMismatch && !d.help.why.empty()) return d.help;
+  if (g.error == cudaErrorNoDevice || (g.error == cudaSuccess && g.gpus.empty())) {
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    return {std::string("the driver is loaded but the CUDA runtime sees no GPU") +
+                (visible ? std::string(" (CUDA_VISIBLE_DEVICES=") + visible + ")" : std::string()),
+            "check that nvidia-smi lists the GPU; unset or correct CUDA_VISIBLE_DEVICES; in a container, pass "
+            "--gpus all"};
+  }
+  return {g.call + " failed: " + g.error_text, "run nvidia-smi to check the driver and the GPU"};
+}
+
+inline void record_call(gpu_check& g, const std::string& call, cudaError_t error) {
+  g.call = call;
+  g.error = error;
+  g.error_name = cudaGetErrorName(error);
+  g.error_text = cudaGetErrorString(error);
+}
+
+// Why the doctor makes no call that loads the driver: the system loader's search for it meets a
+// FIFO first, and such a call would wait on it forever. Empty when nothing stands in the way.
+inline advice blocked_driver_advice(const driver_check& d) {
+  if (d.driver.blocked_by.empty()) return {};
+  return {"not run: the driver's load by name would wait forever on the FIFO " + d.driver.blocked_by,
+          "remove it (the driver's ERROR above says where the loader looks)"};
+}
+
+inline gpu_check check_gpus(const driver_check& d, const cushim::status& cudart) {
+  gpu_check g;
+  if (!cushim::available(cushim::library::cudart)) return g;
+  g.help = blocked_driver_advice(d);
+  if (!g.help.why.empty()) return g;
+  g.ran = true;
+  int count = 0;
+  record_call(g, "cudaGetDeviceCount", cudaGetDeviceCount(&count));
+  for (int i = 0; g.error == cudaSuccess && i < count; ++i) {
+    cudaDeviceProp prop{};
+    cudaError_t error = cudaGetDeviceProperties(&prop, i);
+    if (error != cudaSuccess) {
+      record_call(g, "cudaGetDeviceProperties(" + std::to_string(i) + ")", error);
+    } else {
+      g.gpus.push_back({i, prop.name, prop.major, prop.minor, prop.totalGlobalMem});
+    }
+  }
+  if (g.error != cudaSuccess || g.gpus.empty()) g.help = gpu_advice(g, d, cudart);
+  return g;
+}
+
+inline std::string last_cudnn_message() {
+#if CUDNN_MAJOR >= 9
+  char message[512] = {};
+  cudnnGetLastErrorString(message, sizeof message);
+  return message;
+#else
+  return {};  // cuDNN 8 has no cudnnGetLastErrorString
+#endif
+}
+
+inline advice create_advice(const cudnn_create_check& c, const driver_check& d, const gpu_check& g) {
+  if (!d.driver.found) {
+    return {
+        "no NVIDIA driver was found: cudnnCreate needs a GPU (CUDNN_STATUS_NOT_INITIALIZED is cuDNN's answer when "
+        "cudaGetDeviceCount fails)",
+        "install the NVIDIA driver; until then, run on the CPU"};
+  }
+  if (g.gpus.empty())
+    return {"the CUDA runtime sees no usable GPU (see GPUs above)", "fix the GPU problem above first"};
+  if (c.status == CUDNN_STATUS_ARCH_MISMATCH) {
+    return {"this cuDNN build does not support the GPU's compute capability",
+            "use a cuDNN release that supports the GPU (see cuDNN's support matrix)"};
+  }
+  return {"cudnnCreate failed with " + c.status_name,
+          "rerun with CUDNN_LOGDEST_DBG=stderr and CUDNN_LOGLEVEL_DBG=3 (cuDNN 9) or CUDNN_LOGERR_DBG=1 (cuDNN 8) for "
+          "cuDNN's own log"};
+}
+
+inline cudnn_create_check check_cudnn_create(const driver_check& d, const gpu_check& g) {
+  cudnn_create_check c;
+  if (!cushim::available(cushim::library::cudnn)) return c;
+  c.help = blocked_driver_advice(d);
+  if (!c.help.why.empty()) return c;
+  c.ran = true;
+  cudnnHandle_t handle = nullptr;
+  c.status = cudnnCreate(&handle);
+  c.status_name = cudnnGetErrorString(c.status);
+  if (c.status == CUDNN_STATUS_SUCCESS) {
+    cudnnDestroy(handle);
+  } else {
+    c.cudnn_message = last_cudnn_message();
+    c.help = create_advice(c, d, g);
+  }
+  return c;
+}
+
+// Warnings of the library sections of the report; the driver's have reasons of their own.
+inline bool report_has_warnings(const findings& f) {
+  for (const diag::reported_problem& p : f.problems) {
+    if (p.section != "driver" && !p.what.fatal && p.what.code != cushim::error_code::disabled) return true;
+  }
+  return false;
+}
+
+inline bool dependencies_complete(const findings& f) {
+  for (const library_file& file : f.files) {
+    if (!file.dependencies.error.empty()) return false;
+    for (const diag::dependency& d : file.dependencies.needs) {
+      if (d.path.empty()) return false;
+    }
+  }
+  return true;
+}
+
+// "a, b and c".
+inline std::string listed(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return text;
+}
+
+// "cuDNN (not_found) and the CUDA runtime (load_failed)": each shimmed library that is unavailable.
+inline std::string unavailable_text(const findings& f) {
+  std::vector<std::string> items;
+  for (const cushim::status* st : f.libraries) {
+    if (st->code == cushim::error_code::ok || !shimmed(*st)) continue;
+    items.push_back(std::string(diag::name_in_sentence(st->lib)) + " (" + cushim::to_string(st->code) + ")");
+  }
+  return listed(items);
+}
+
+// The reasons a machine whose libraries load still cannot be called usable.
+inline std::vector<std::string> warning_reasons(const findings& f) {
+  std::vector<std::string> reasons;
+  if (!f.driver.driver.blocked_by.empty()) {
+    reasons.push_back("the driver's load by name would wait forever on the FIFO " + f.driver.driver.blocked_by);
+  }
+  if (!f.driver.driver.found) {
+    reasons.push_back("no NVIDIA driver was found, so nothing runs on a GPU");
+  } else {
+    if (!f.driver.help.why.empty()) reasons.push_back("the driver library and the kernel module differ");
+    if (f.gpus.error != cudaSuccess) reasons.push_back(f.gpus.call + " returned " + f.gpus.error_name);
+    if (f.gpus.error == cudaSuccess && f.gpus.gpus.empty()) reasons.push_back("the CUDA runtime sees no GPU");
+    if (f.create.status != CUDNN_STATUS_SUCCESS) reasons.push_back("cudnnCreate returned " + f.create.status_name);
+  }
+  if (!dependencies_complete(f)) reasons.push_back("a library in use lacks a dependency");
+  if (report_has_warnings(f)) reasons.push_back("the report above has warnings");
+  if (f.discovered && cushim::machine::has_problems(f.machine)) {
+    reasons.push_back("a CUDA toolkit or a Python environment has a problem (its WARNING lines above)");
+  }
+  return reasons;
+}
+
+// "the CUDA runtime 13.0 and cuDNN 9.19.0": every shimmed library with its version.
+inline std::string loaded_versions_text(const findings& f) {
+  std::vector<std::string> items;
+  for (const cushim::status* st : f.libraries) {
+    if (shimmed(*st))
+      items.push_back(std::string(diag::name_in_sentence(st->lib)) + " " + diag::version_text(st->lib, st->version));
+  }
+  return listed(items);
+}
+
+inline std::string gpu_names(const std::vector<gpu>& gpus) {
+  std::string names;
+  for (const gpu& g : gpus) names += (names.empty() ? "" : ", ") + g.name;
+  return names;
+}
+
+inline verdict decide(const findings& f) {
+  std::string unavailable = unavailable_text(f);
+  if (!unavailable.empty()) {
+    return {exit_no_gpu, "unavailable",
+            "cannot use " + unavailable +
+                ": programs built with cushim start, but their calls into these libraries fail; fix the ERROR lines above"};
+  }
+  std::vector<std::string> reasons = warning_reasons(f);
+  if (reasons.empty()) {
+    return {exit_gpu_works, "usable",
+            loaded_versions_text(f) + " work on " + std::to_string(f.gpus.gpus.size()) +
+                " GPU(s): " + gpu_names(f.gpus.gpus)};
+  }
+  std::string text = loaded_versions_text(f) + " load, but ";
+  for (std::size_t i = 0; i < reasons.size(); ++i) text += (i ? "; " : "") + reasons[i];
+  return {exit_problems, "usable_with_warnings", text};
+}
+
+// Runs every check, in the order a careful person would: driver, libraries, GPUs, cudnnCreate.
+inline findings examine() {
+  findings f;
+  f.driver = check_driver();
+  f.nvml = diag::nvml();
+  // Every library loaded before any status is read: cuDNN's check of what its loads by name
+  // would find then sees the cuBLASLt and NVRTC this program loaded. Their sub-libraries are loaded
+  // as first calls would (in children: the doctor sets probe_in_child), so that what the report
+  // calls usable is what those calls will find.
+  for (cushim::library lib : diag::libraries()) cushim::available(lib);
+  for (cushim::library lib : diag::libraries()) diag::load_sublibraries(lib);
+  for (cushim::library lib : diag::libraries()) f.libraries.push_back(&cushim::status_of(lib));
+  f.files = check_files(f.libraries);
+  f.gpus = check_gpus(f.driver, f.of(cushim::library::cudart));
+  f.create = check_cudnn_create(f.driver, f.gpus);
+  f.explanation = cushim::explain();
+  f.problems = diag::problems();
+  f.result = decide(f);
+  return f;
+}
+
+}  // namespace doctor

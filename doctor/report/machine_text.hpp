@@ -1,0 +1,166 @@
+// machine::text() and machine::record(): the findings for a person (one line per toolkit,
+// environment and framework when all is well, the details and each problem when not) and as
+// the "key: value" lines of a record. They render what discovery found; they decide nothing.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../machine/machine.hpp"
+#include "../machine/context.hpp"
+#include "../machine/layout.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace discovery {
+
+inline void append_machine_problem(std::string& out, const machine::problem& p, const std::string& indent) {
+  out += indent + "WARNING: " + p.what + "\n";
+  if (!p.path.empty()) out += indent + "  file: " + p.path + "\n";
+  if (!p.why.empty()) out += indent + "  why:  " + p.why + "\n";
+  if (!p.fix.empty()) out += indent + "  fix:  " + p.fix + "\n";
+}
+
+inline void append_details(std::string& out, const std::vector<std::string>& notes,
+                           const std::vector<machine::problem>& problems, const std::string& indent) {
+  for (const std::string& n : notes) out += indent + "note: " + n + "\n";
+  for (const machine::problem& p : problems) append_machine_problem(out, p, indent);
+}
+
+// "cuDNN 8.5.0 (headers 8.9.7, built for CUDA 11)".
+inline std::string cudnn_summary(const machine::cudnn_install& c) {
+  std::string text =
+      "cuDNN " + (c.library_version.empty() ? std::string(c.library.empty() ? "headers only" : "of unknown version")
+                                            : c.library_version);
+  std::vector<std::string> parts;
+  if (!c.header_version.empty()) parts.push_back("headers " + c.header_version);
+  if (c.built_for_cuda_major) parts.push_back("built for CUDA " + std::to_string(c.built_for_cuda_major));
+  return text + (parts.empty() ? "" : " (" + joined(parts) + ")");
+}
+
+inline std::string version_with_source(const std::string& version, const std::string& source) {
+  if (version.empty()) return "version unknown";
+  return version + (source.empty() ? "" : " (" + source + ")");
+}
+
+inline void append_toolkit(std::string& out, const machine::toolkit& t) {
+  out += "  " + t.path + (t.resolved_path.empty() ? "" : " -> " + t.resolved_path) + ": CUDA " +
+         version_with_source(t.version, t.version_source);
+  if (!t.nvcc.empty()) out += ", nvcc";
+  for (const machine::cudnn_install& c : t.cudnn) out += ", " + cudnn_summary(c) + " copied in";
+  out += "; found by " + joined(t.found_by);
+  if (!t.selected_by.empty()) out += "; selected by " + joined(t.selected_by);
+  out += "\n";
+  append_details(out, t.notes, t.problems, "    ");
+}
+
+// "cuDNN 9.1.0.70 from /.../nvidia/cudnn/lib/libcudnn.so.9".
+inline std::string load_text(const machine::library_load& l) {
+  std::string name = l.library.empty() ? l.name : l.library;
+  return name + (l.version.empty() ? "" : " " + l.version) + (l.path.empty() ? " (not found)" : " from " + l.path);
+}
+
+inline void append_framework(std::string& out, const machine::framework& fw) {
+  out += "    " + fw.name + " " + (fw.version.empty() ? std::string("(version unknown)") : fw.version);
+  std::vector<std::string> built;
+  if (fw.build == "cuda") built.push_back(fw.cuda.empty() ? "CUDA" : "CUDA " + fw.cuda);
+  if (fw.build == "cpu") built.push_back("CPU only");
+  if (fw.build == "rocm") built.push_back("ROCm, HIP " + fw.hip);
+  if (fw.build == "unknown") built.push_back("build unknown");
+  if (!fw.cudnn.empty()) built.push_back("cuDNN " + fw.cudnn);
+  out += " (" + joined(built) + ")";
+  if (!fw.loads.empty()) {
+    std::vector<std::string> loads;
+    for (const machine::library_load& l : fw.loads) loads.push_back(load_text(l));
+    out += ": loads " + joined(loads);
+  }
+  out += "\n";
+  append_details(out, fw.notes, fw.problems, "      ");
+}
+
+inline void append_environment(std::string& out, const machine::environment& e) {
+  out += "  " + e.kind + " " + e.path + ": Python " + version_with_source(e.python_version, e.version_source) +
+         "; found by " + joined(e.found_by);
+  if (!e.started_by.empty())
+    out += "; " + joined(e.started_by, " and ") + " on PATH start" + (e.started_by.size() == 1 ? "s" : "") + " it";
+  if (e.frameworks.empty()) out += "; no framework";
+  out += "\n";
+  for (const machine::framework& fw : e.frameworks) append_framework(out, fw);
+  if (!e.nvidia_wheels.empty()) {
+    std::vector<std::string> wheels;
+    for (const machine::wheel& w : e.nvidia_wheels) wheels.push_back(w.name + " " + w.version);
+    out += "    nvidia wheels: " + joined(wheels) + "\n";
+  }
+  append_details(out, e.notes, e.problems, "    ");
+}
+
+inline std::string findings_text(const machine::findings& f) {
+  std::string out = "\nCUDA toolkits (from their files; nothing was run)\n";
+  for (const machine::toolkit& t : f.toolkits) append_toolkit(out, t);
+  if (f.toolkits.empty()) {
+    out += std::string("  none: nothing in ") + platform::toolkit_places +
+           ", in CUDA_PATH, CUDA_HOME or CUDA_PATH_V*, "
+           "and no nvcc on PATH\n";
+  }
+  for (const machine::cudnn_install& c : f.cudnn)
+    out += "  " + c.found_by + ": " + cudnn_summary(c) + ", " + (c.library.empty() ? c.header : c.library) + "\n";
+  out += "\nPython environments (from their files; nothing was run)\n";
+  for (const machine::command_on_path& c : f.on_path) {
+    out += "  " + c.command + " on PATH: " +
+           (c.path.empty() ? std::string("none") : c.path + (c.environment.empty() ? "" : " (" + c.environment + ")")) +
+           (c.how.empty() ? "" : ", " + c.how) + "\n";
+  }
+  for (const machine::environment& e : f.environments) append_environment(out, e);
+  if (f.environments.empty()) out += "  none found\n";
+  if (!f.problems.empty() || !f.notes.empty()) {
+    out += "\nThe machine as a whole\n";
+    append_details(out, f.notes, f.problems, "  ");
+  }
+  return out;
+}
+
+inline std::vector<std::pair<std::string, std::string>> findings_record(const machine::findings& f) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  kv.emplace_back("toolkits", std::to_string(f.toolkits.size()));
+  for (std::size_t i = 0; i < f.toolkits.size(); ++i) {
+    const machine::toolkit& t = f.toolkits[i];
+    std::string value = t.path + " CUDA " + (t.version.empty() ? std::string("unknown") : t.version);
+    for (const machine::cudnn_install& c : t.cudnn) value += ", " + cudnn_summary(c);
+    kv.emplace_back("toolkit" + std::to_string(i), value);
+  }
+  for (const machine::command_on_path& c : f.on_path) {
+    kv.emplace_back(c.command + "_on_path",
+                    c.path.empty() ? "none" : c.path + (c.environment.empty() ? "" : " (" + c.environment + ")"));
+  }
+  kv.emplace_back("python_environments", std::to_string(f.environments.size()));
+  for (std::size_t i = 0; i < f.environments.size(); ++i) {
+    const machine::environment& e = f.environments[i];
+    std::string key = "python_env" + std::to_string(i);
+    kv.emplace_back(key,
+                    e.kind + " " + e.path + " Python " + (e.python_version.empty() ? "unknown" : e.python_version));
+    for (const machine::framework& fw : e.frameworks) {
+      std::string value = (fw.version.empty() ? std::string("unknown") : fw.version) + ", " +
+                          (fw.build == "cuda"   ? "CUDA " + (fw.cuda.empty() ? std::string("unknown") : fw.cuda)
+                           : fw.build == "rocm" ? "ROCm HIP " + fw.hip
+                                                : fw.build);
+      for (const machine::library_load& l : fw.loads) value += ", loads " + load_text(l);
+      kv.emplace_back(key + "_" + fw.name, value);
+    }
+    for (const machine::wheel& w : e.nvidia_wheels) kv.emplace_back(key + "_wheel", w.name + " " + w.version);
+  }
+  std::size_t problems = f.problems.size();
+  for (const machine::toolkit& t : f.toolkits) problems += t.problems.size();
+  for (const machine::environment& e : f.environments) {
+    problems += e.problems.size();
+    for (const machine::framework& fw : e.frameworks) problems += fw.problems.size();
+  }
+  kv.emplace_back("discovery_problems", std::to_string(problems));
+  return kv;
+}
+
+}  // namespace discovery
+}  // namespace
+}  // namespace detail
+}  // namespace cushim

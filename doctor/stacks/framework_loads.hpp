@@ -1,0 +1,196 @@
+// What the framework loaders (posix/ and windows/framework_loader.hpp) share: the walk of a
+// library's imports with the platform's resolver, which files the nvidia-* wheels installed
+// (their RECORD), a loaded file's version, the CUDA libraries a framework's load brings in, and
+// cuDNN's own by-name loads of its sub-libraries from that process, each with its problem.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cushim/detail/missing_dependency.hpp>
+#include <cushim/detail/pe.hpp>
+#include <cushim/detail/sublibrary_specs.hpp>
+#include "../machine/context.hpp"
+#include "../machine/frameworks.hpp"
+#include "../machine/text_values.hpp"
+#include "../machine/layout.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace discovery {
+
+constexpr std::size_t walked_files_limit = 256;  // a dependency closure larger than this is not real
+
+// Which nvidia-* wheel installed each file (its RECORD), for the version of a library it loads.
+class wheel_files {
+ public:
+  wheel_files(const site_index& site, const machine::environment& env) : site_(site.dir) {
+    for (const machine::wheel& w : env.nvidia_wheels) {
+      if (parent_dir(w.path) != site.dir) continue;
+      text_file record = read_text(join_path(w.path, "RECORD"));
+      if (!record.ok()) continue;
+      for_each_line(record.text, [&](std::string_view line) {
+        std::string relative(line.substr(0, line.find(',')));
+        for (char& c : relative) c = c == '\\' ? '/' : c;
+        if (relative.compare(0, 7, "nvidia/") == 0) owners_.emplace(relative, &w);
+      });
+    }
+  }
+
+  // The wheel that installed `path`; null when none did.
+  const machine::wheel* owner(const std::string& path) const {
+    if (path.size() <= site_.size() + 1 || path.compare(0, site_.size(), site_) != 0) return nullptr;
+    std::string relative = path.substr(site_.size() + 1);
+    for (char& c : relative) c = c == '\\' ? '/' : c;
+    auto found = owners_.find(relative);
+    return found == owners_.end() ? nullptr : found->second;
+  }
+
+ private:
+  std::string site_;
+  std::map<std::string, const machine::wheel*> owners_;
+};
+
+// A loaded file's version: its wheel's, else what the file says (its name, version word or
+// resource), with the source.
+inline machine::library_load describe_load(const std::string& name, const std::string& path, const wheel_files& wheels,
+                                           const char* version_symbol = nullptr) {
+  const char* library = platform::cuda_library_display(name);
+  machine::library_load load{library ? library : "", name, lexically_normal(path), {}, {}};
+  if (path.empty()) return load;
+  if (const machine::wheel* w = wheels.owner(load.path)) {
+    load.version = w->version;
+    load.version_source = "its wheel, " + w->name + " " + w->version;
+    return load;
+  }
+  load.version = platform::cudnn_file_version(load.path, version_symbol, load.version_source);
+  return load;
+}
+
+// The files a load brings in, and the imports it cannot satisfy.
+struct import_walk {
+  std::vector<std::pair<std::string, std::string>> found;  // name, path: each file once, in the order reached
+  std::vector<missing_dependency> missing;
+
+  std::string path_of(const std::string& name) const {
+    for (const auto& f : found) {
+      if (f.first == name) return f.second;
+    }
+    return {};
+  }
+};
+
+// Walks the imports of `top` and of what they import in turn, each located with `resolver` as
+// the platform's loader would for `kind`; `fallback(name, searched)` may find what the loader
+// does not (torch's own preload from the nvidia wheels).
+template <class Resolver, class Fallback>
+import_walk walk_imports(const Resolver& resolver, const std::string& top, load_kind kind, Fallback fallback) {
+  import_walk walk;
+  std::vector<std::vector<std::string>> pending = {{top}};
+  std::vector<std::string> visited = {top};
+  while (!pending.empty()) {
+    std::vector<std::string> chain = std::move(pending.back());
+    pending.pop_back();
+    std::string error;
+    for (const std::string& name : resolver.needs(chain.back(), error)) {
+      std::vector<std::string> searched;
+      std::string found = resolver.locate(name, platform::requester_for(top, chain.back()), searched, kind);
+      if (found.empty()) found = fallback(name, searched);
+      // As a person reads it: a RUNPATH's $ORIGIN/../../nvidia/cudnn/lib without its "..".
+      found = lexically_normal(found);
+      if (found.empty()) {
+        walk.missing.push_back({chain, name, std::move(searched), {}, {}});
+        continue;
+      }
+      if (walk.path_of(name).empty()) walk.found.emplace_back(name, found);
+      if (!platform::walk_into(found) || visited.size() >= walked_files_limit) continue;
+      bool seen = false;
+      for (const std::string& v : visited) seen = seen || v == found;
+      if (seen) continue;
+      visited.push_back(found);
+      std::vector<std::string> next = chain;
+      next.push_back(found);
+      pending.push_back(std::move(next));
+    }
+  }
+  return walk;
+}
+
+// What a person reads of a dependency that does not load: the chain, and where it was looked for.
+inline std::string dependency_sentence(const missing_dependency& m) { return describe(m); }
+
+// Advice for a few dependencies whose absence has one known cause.
+struct dependency_advice {
+  const char* file;
+  const char* advice;
+};
+
+constexpr dependency_advice known_dependencies[] = {
+    {"zlibwapi.dll",
+     "zlibwapi.dll is zlib for Windows, which cuDNN 8.3 to 8.9 need and do not ship: put the x64 zlibwapi.dll into "
+     "the folder of the cuDNN DLLs (NVIDIA's cuDNN installation guide, \"Installing Zlib\")"},
+};
+
+inline std::string advice_for(const std::string& file) {
+  for (const dependency_advice& a : known_dependencies) {
+    if (pe_format::same_name_ignoring_case(file, a.file)) return a.advice;
+  }
+  return {};
+}
+
+// cuDNN's own loads of its sub-libraries by name, from the process the framework made: those it
+// would not find (one problem), and each it would find of another release than `main`.
+// `locate(file, searched)` answers as the platform's loader does from cuDNN's main library.
+template <class Locate>
+void check_cudnn_by_name(const machine::library_load& main, int major, const wheel_files& wheels, Locate locate,
+                         const std::string& context_text, machine::framework& fw) {
+  std::string release = leading_parts(main.version, 3);
+  long encoded = cudnn_version_from_text(release.c_str());
+  std::vector<std::string> missing, first_searched;
+  bool root_missing = false;
+  for (const sublibrary_spec& spec : cudnn_sublibrary_specs(major)) {
+    std::string file = sublibrary_file_name(spec.name, major);
+    std::vector<std::string> searched;
+    std::string found = locate(file, searched);  // a later one too: a copy of another release is met (pytorch#188892)
+    if (found.empty()) {
+      if (spec.since && (encoded == 0 || encoded < spec.since)) continue;  // not part of this release
+      if (spec.role == sublibrary_role::engines && spec.since) continue;   // loaded only for the engines it has
+      if (missing.empty()) first_searched = searched;
+      missing.push_back(file);
+      root_missing = root_missing || spec.role == sublibrary_role::root;
+      continue;
+    }
+    machine::library_load sub = describe_load(file, found, wheels, spec.version_symbol);
+    std::string sub_release = leading_parts(sub.version, 3);
+    if (release.empty() || sub_release.empty() || sub_release == release) continue;
+    fw.problems.push_back(
+        {"cudnn_mixed_releases",
+         "cuDNN's own load of " + file + " by name takes " + found + ", of cuDNN " + sub_release + ", not " + release,
+         found,
+         "cuDNN " + release + " (" + main.path + ") loads its sub-libraries by name; " + context_text + " the first " +
+             file + " that search meets is of another release (" + sub.version_source +
+             "): cuDNN fails with CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH",
+         "remove the other release's folder (" + parent_dir(found) + ") from where the search looks (" +
+             platform::by_name_places() + "), or install cuDNN " + release + "'s own " + file + " beside " +
+             main.path});
+  }
+  if (missing.empty()) return;
+  fw.problems.push_back({"cudnn_sublibrary_not_found",
+                         "cuDNN's own load" + std::string(missing.size() == 1 ? " of " : "s of ") + joined(missing) +
+                             " by name " + (missing.size() == 1 ? "finds" : "find") + " nothing",
+                         main.path,
+                         "cuDNN (" + main.path + ") loads its sub-libraries by name when it starts; " + context_text +
+                             " the search for " + missing.front() + " looks in: " + joined(first_searched) +
+                             ". cuDNN then fails with " +
+                             (root_missing ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call"
+                                           : "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED when it needs one of them"),
+                         platform::by_name_fix(main.path, missing.front())});
+}
+
+}  // namespace discovery
+}  // namespace
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,129 @@
+// Linux: a framework's CUDA-bound library loaded as its Python process would load it, worked out
+// from the files: the library's RPATH and RUNPATH, the LD_LIBRARY_PATH of the environment the
+// doctor runs in, /etc/ld.so.cache and the system folders (dependencies.hpp's resolver, with a
+// fresh process instead of this one); torch's own fallback, which loads the CUDA libraries from
+// the nvidia-* wheels when its first load fails; a copy on LD_LIBRARY_PATH that shadows the one
+// the framework's RUNPATH names; and cuDNN's own loads of its sub-libraries by name from there.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../framework_loads.hpp"
+#include <cushim/detail/posix/dependencies.hpp>
+#include <cushim/detail/posix/sublibrary_finder.hpp>
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace platform {
+
+// What every framework's load shares in one discovery: the resolver of a fresh process with the
+// environment's LD_LIBRARY_PATH, and one without it (what the frameworks' RUNPATH alone gives).
+// Each file is read once for all of them; what a process has loaded is set per framework.
+struct loader_state {
+  loader_state(const discovery::context& ctx, std::string_view cache)
+      : library_path(discovery::absolute_entries(ctx, "LD_LIBRARY_PATH", ignored)),
+        with_path(cache, library_path, {}),
+        without_path(cache, {}, {}) {}
+
+  std::vector<std::string> ignored;  // the machine's notes name odd LD_LIBRARY_PATH entries once
+  std::vector<std::string> library_path;
+  dependency_resolver with_path;
+  dependency_resolver without_path;
+};
+
+struct loader_input {
+  const discovery::context& ctx;
+  const machine::environment& env;
+  const discovery::site_index& site;
+  const discovery::wheel_files& wheels;
+  loader_state& state;
+};
+
+// torch/__init__.py: when loading its libraries fails on a CUDA library, it loads every one it
+// knows from site-packages/nvidia/<package>/lib (nvidia/cu13/lib for CUDA 13) and tries again.
+inline std::string nvidia_wheel_copy(const std::string& site, const std::string& name,
+                                     std::vector<std::string>& searched) {
+  std::string nvidia = join_path(site, "nvidia");
+  folder_listing packages = list_names(nvidia, discovery::folder_names_limit);
+  for (const std::string& package : packages.names) {
+    std::string path = join_path(join_path(join_path(nvidia, package), "lib"), name);
+    std::string why;
+    if (check_file(path).state == file_state::regular && inspect_file(path, why) == outcome::loaded) return path;
+  }
+  searched.push_back(nvidia + "/*/lib (torch's own preload of the nvidia wheels)");
+  return {};
+}
+
+inline discovery::import_walk walk_framework(const loader_input& in, const discovery::found_framework& found,
+                                             const dependency_resolver& resolver) {
+  bool torch = found.spec->loader == discovery::loader_model::torch;
+  return discovery::walk_imports(resolver, found.fw.native_file, load_kind::by_path,
+                                 [&](const std::string& name, std::vector<std::string>& searched) {
+                                   return torch ? nvidia_wheel_copy(in.site.dir, name, searched) : std::string();
+                                 });
+}
+
+inline void simulate_framework_load(const loader_input& in, discovery::found_framework& found) {
+  machine::framework& fw = found.fw;
+  dependency_resolver& resolver = in.state.with_path;
+  resolver.assume_loaded({});  // a fresh Python process
+  discovery::import_walk walk = walk_framework(in, found, resolver);
+  for (const auto& f : walk.found) {
+    if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
+  }
+  if (!walk.missing.empty()) {
+    const missing_dependency& m = walk.missing.front();
+    std::string advice = discovery::advice_for(m.name);
+    fw.problems.push_back(
+        {"import_fails",
+         fw.name + " cannot load " + file_name_of(fw.native_file) + ": " + m.name +
+             ": cannot open shared object file: No such file or directory",
+         m.needed_by(), discovery::dependency_sentence(m),
+         !advice.empty() ? advice
+                         : "reinstall " + fw.distribution + " with its dependencies (pip install --force-reinstall " +
+                               fw.distribution + "==" + fw.version +
+                               "), which brings the nvidia-* wheels it requires; or put a folder that has " + m.name +
+                               " on LD_LIBRARY_PATH"});
+  }
+  if (!in.state.library_path.empty()) {  // what the framework's own RUNPATH would give without LD_LIBRARY_PATH
+    discovery::import_walk intended = walk_framework(in, found, in.state.without_path);
+    for (const machine::library_load& load : fw.loads) {
+      std::string meant = intended.path_of(load.name);
+      if (meant.empty() || meant == load.path) continue;
+      machine::library_load other = discovery::describe_load(load.name, meant, in.wheels);
+      if (!load.version.empty() && load.version == other.version) continue;
+      fw.problems.push_back(
+          {"shadowed_by_library_path",
+           "LD_LIBRARY_PATH puts another " + load.name + " before the one " + fw.name + " is built to load", load.path,
+           fw.name + " loads " + load.path + " (" + (load.version.empty() ? "version unknown" : load.version) +
+               ") from LD_LIBRARY_PATH, which the loader searches before the RUNPATH that leads to " + other.path +
+               " (" + (other.version.empty() ? "version unknown" : other.version) + ", " + other.version_source +
+               "): a library of another release than the one " + fw.name + " " + fw.version +
+               " was built and tested with",
+           "remove " + parent_dir(load.path) + " from LD_LIBRARY_PATH when running " + fw.name +
+               " (it comes first), or run it from an environment without that setting"});
+    }
+  }
+  std::string cudnn_name, cudnn_path;
+  int major = 0;
+  for (const auto& f : walk.found) {
+    if (int m = cudnn_major_of_main(f.first)) major = m, cudnn_name = f.first, cudnn_path = f.second;
+  }
+  if (major < 8) return;
+  std::vector<loaded_object> loaded;
+  for (const auto& f : walk.found) loaded.push_back({f.second, f.first});
+  resolver.assume_loaded(loaded);
+  sublibrary_finder finder(cudnn_path, &resolver);
+  discovery::check_cudnn_by_name(
+      discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
+      [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },
+      "from " + fw.name + "'s process,", fw);
+}
+
+}  // namespace platform
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
