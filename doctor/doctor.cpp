@@ -12,6 +12,8 @@
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/status.hpp>
 
+#include <cstdlib>
+
 #include "doctor.hpp"
 #include "machine/discover.hpp"
 #include "machine/options.hpp"
@@ -26,6 +28,8 @@ answer run(const request& r) {
   cushim::options options;
   for (const std::string& dir : r.search_dirs) options.search_dirs.emplace_back(dir);
   options.probe_in_child = true;  // a candidate that crashes or hangs must not take the doctor down
+  // The machine laid out in a folder (the doctor's tests): its own loads see the same files.
+  if (const char* root = std::getenv("CUSHIM_DISCOVERY_ROOT")) options.system_root = root;
 #ifdef _WIN32
   options.probe_program = own_program();  // Linux forks
 #endif

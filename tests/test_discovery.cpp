@@ -43,6 +43,15 @@ machine::findings discover(const fake_machine& m, machine::options o = {}) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The system folders of the machine's loader, under its root, as the reports list them.
+std::string system_folders(const fake_machine& m) {
+  std::string text;
+  for (const char* dir :
+       {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"})
+    text += (text.empty() ? "" : ", ") + m.root() + dir;
+  return text;
+}
+
 // Every problem of the findings, wherever it is.
 std::vector<machine::problem> all_problems(const machine::findings& f) {
   std::vector<machine::problem> all = f.problems;
@@ -457,8 +466,7 @@ TEST_CASE("the nvidia-cudnn-cu13 9.20.0.48 wheel without libcudnn_engines_tensor
   m.copy(discovery_fixture("cudnn9", "libcudnn_engines_tensor_ir.so.9"),
          system + "/libcudnn_engines_tensor_ir.so.9.23.2");
   m.tree.symlink("libcudnn_engines_tensor_ir.so.9.23.2", system + "/libcudnn_engines_tensor_ir.so.9");
-  std::string conf = m.write("etc/ld.so.conf", m.path(system) + "\n");
-  REQUIRE(std::system(("/sbin/ldconfig -X -C " + m.path("etc/ld.so.cache") + " -f " + conf).c_str()) == 0);
+  m.ld_so_cache({"/" + system});
   machine::findings f = discover(m, with_driver(13000, "580.65.06"));
   const machine::environment& e = environment_at(f, m.path("home/user/proj/.venv"));
   std::string wheel_lib = site + "/nvidia/cu13/lib";
@@ -684,10 +692,8 @@ TEST_CASE("torch without its cuDNN wheel: the import fails, with the chain and e
   std::string lib = site + "/torch/lib";
   CHECK(p.why == site + "/torch/lib/libtorch_cuda.so needs libcudnn.so.9, which is not in any of: " + lib +
                      "/../../nvidia/cublas/lib, " + lib + "/../../nvidia/cuda_runtime/lib, " + lib +
-                     "/../../nvidia/cudnn/lib, " + lib +
-                     ", ld.so.cache: no entry, /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib64, /usr/lib64, "
-                     "/lib, /usr/lib, " +
-                     site + "/nvidia/*/lib (torch's own preload of the nvidia wheels)");
+                     "/../../nvidia/cudnn/lib, " + lib + ", ld.so.cache: no entry, " + system_folders(m) + ", " + site +
+                     "/nvidia/*/lib (torch's own preload of the nvidia wheels)");
   CHECK(p.fix ==
         "reinstall torch with its dependencies (pip install --force-reinstall torch==2.5.1+cu124), which brings the "
         "nvidia-* wheels it requires; or put a folder that has libcudnn.so.9 on LD_LIBRARY_PATH");
@@ -710,9 +716,8 @@ TEST_CASE("a cuDNN wheel without its root sub-library: cuDNN's own by-name load 
        "cuDNN (" + lib +
            "/libcudnn.so.9) loads its sub-libraries by name when it starts; from torch's process, the search for "
            "libcudnn_graph.so.9 looks in: " +
-           lib +
-           ", ld.so.cache: no entry, /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib64, /usr/lib64, "
-           "/lib, /usr/lib. cuDNN then fails with CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call",
+           lib + ", ld.so.cache: no entry, " + system_folders(m) +
+           ". cuDNN then fails with CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call",
        "install every file of that cuDNN release beside " + lib +
            "/libcudnn.so.9 (reinstall its wheel or archive: libcudnn_graph.so.9 belongs to it), or put the "
            "folder that has the same release's libcudnn_graph.so.9 on LD_LIBRARY_PATH"},

@@ -201,6 +201,7 @@ class context {
 
   // A fixed location of the system ("/usr/local"), under CUSHIM_DISCOVERY_ROOT when that is set.
   std::string system_path(std::string_view absolute) const { return root_ + std::string(absolute); }
+  const std::string& root() const { return root_; }
   bool redirected() const { return !root_.empty(); }
 
  private:

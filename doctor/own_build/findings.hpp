@@ -67,10 +67,10 @@ struct library_file {
 
 struct findings {
   std::vector<const cushim::status*> libraries;  // every library cushim knows, in library order
-  std::string explanation;                        // cushim::explain(), taken after every check ran
-  std::vector<diag::reported_problem> problems;   // its WARNING and ERROR lines
+  std::string explanation;                       // cushim::explain(), taken after every check ran
+  std::vector<diag::reported_problem> problems;  // its WARNING and ERROR lines
   driver_check driver;
-  diag::nvml_info nvml;  // what nvidia-smi shows, from the driver's NVML
+  diag::nvml_info nvml;             // what nvidia-smi shows, from the driver's NVML
   std::vector<library_file> files;  // every library in use and each of its sub-libraries
   gpu_check gpus;
   cudnn_create_check create;
@@ -317,9 +317,10 @@ inline std::string gpu_names(const std::vector<gpu>& gpus) {
 inline verdict decide(const findings& f) {
   std::string unavailable = unavailable_text(f);
   if (!unavailable.empty()) {
-    return {exit_no_gpu, "unavailable",
-            "cannot use " + unavailable +
-                ": programs built with cushim start, but their calls into these libraries fail; fix the ERROR lines above"};
+    return {
+        exit_no_gpu, "unavailable",
+        "cannot use " + unavailable +
+            ": programs built with cushim start, but their calls into these libraries fail; fix the ERROR lines above"};
   }
   std::vector<std::string> reasons = warning_reasons(f);
   if (reasons.empty()) {

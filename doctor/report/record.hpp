@@ -114,7 +114,8 @@ inline std::string record_text(const findings& f) {
   }
   line("cudnn_built_for_cuda", diag::cuda_version_text(f.of(cushim::library::cudnn).built_for_cuda));
   for (const cushim::status* st : f.libraries) {
-    if (shimmed(*st)) line(std::string("headers_") + cushim::to_string(st->lib), diag::version_text(st->lib, st->compiled_version));
+    if (shimmed(*st))
+      line(std::string("headers_") + cushim::to_string(st->lib), diag::version_text(st->lib, st->compiled_version));
   }
   line("cushim", std::to_string(CUSHIM_VERSION_MAJOR) + "." + std::to_string(CUSHIM_VERSION_MINOR) + "." +
                      std::to_string(CUSHIM_VERSION_PATCH));
@@ -124,8 +125,9 @@ inline std::string record_text(const findings& f) {
     if (!shimmed(*st)) continue;
     line(std::string(cushim::to_string(st->lib)) + "_path", st->path);
     for (const cushim::sublibrary& sub : st->sublibraries) {
-      line(std::string(cushim::to_string(st->lib)) + "_sublibrary",
-           sub.file_name + " " + diag::version_text(st->lib, sub.version) + " " + (sub.path.empty() ? "missing" : sub.path));
+      line(std::string(cushim::to_string(st->lib)) + "_sublibrary", sub.file_name + " " +
+                                                                        diag::version_text(st->lib, sub.version) + " " +
+                                                                        (sub.path.empty() ? "missing" : sub.path));
     }
   }
   line("gpus", std::to_string(f.gpus.gpus.size()));

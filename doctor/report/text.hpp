@@ -93,9 +93,9 @@ inline void append_create(std::string& out, const cudnn_create_check& c) {
 }
 
 inline std::string verdict_line(const verdict& v) {
-  const char* label = v.exit_code == exit_gpu_works        ? "USABLE"
-                      : v.exit_code == exit_no_gpu ? "UNAVAILABLE"
-                                                        : "USABLE WITH WARNINGS";
+  const char* label = v.exit_code == exit_gpu_works ? "USABLE"
+                      : v.exit_code == exit_no_gpu  ? "UNAVAILABLE"
+                                                    : "USABLE WITH WARNINGS";
   return "verdict: " + std::string(label) + " (exit " + std::to_string(v.exit_code) + "): " + v.text + "\n";
 }
 

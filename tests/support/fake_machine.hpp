@@ -9,8 +9,10 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,7 @@ class fake_machine {
   fake_machine() {
     tree.make_dirs("home/user/proj");
     tree.make_dirs("usr/bin");
+    link_c_library();
     env = {{"HOME", home()}, {"PATH", tree.path("usr/bin")}, {"CUSHIM_DISCOVERY_ROOT", tree.root()}};
   }
 
@@ -199,6 +202,16 @@ class fake_machine {
     }
   }
 
+  // /etc/ld.so.cache of these folders (absolute inside the machine: "/usr/lib/x86_64-linux-gnu"), as
+  // ldconfig writes it for the machine's root; the files' soname links must be there.
+  void ld_so_cache(const std::vector<std::string>& folders) const {
+    std::string conf;
+    for (const std::string& f : folders) conf += f + "\n";
+    write("etc/ld.so.conf", conf);
+    std::string command = "/sbin/ldconfig -X -r " + root() + " -C /etc/ld.so.cache -f /etc/ld.so.conf";
+    if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+  }
+
   // The environment as NAME=value entries, for machine::options.
   std::vector<std::string> environment_entries() const {
     std::vector<std::string> entries;
@@ -207,6 +220,14 @@ class fake_machine {
   }
 
  private:
+  // The C library every fixture library needs, where this machine's system folders have it: the
+  // machine's own /lib stands for the fixtures' system, as on every real machine it is there.
+  void link_c_library() const {
+    for (const char* file : {"lib/x86_64-linux-gnu/libc.so.6", "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"}) {
+      if (std::filesystem::exists(std::string("/") + file)) tree.symlink(std::string("/") + file, file);
+    }
+  }
+
   void write_abs(const std::string& file, const std::string& text) const {
     tree.write_file(file.substr(tree.root().size() + 1), text);
   }

@@ -25,8 +25,8 @@ namespace platform {
 struct loader_state {
   loader_state(const discovery::context& ctx, std::string_view cache)
       : library_path(discovery::absolute_entries(ctx, "LD_LIBRARY_PATH", ignored)),
-        with_path(cache, library_path, {}),
-        without_path(cache, {}, {}) {}
+        with_path(cache, library_path, {}, ctx.root()),
+        without_path(cache, {}, {}, ctx.root()) {}
 
   std::vector<std::string> ignored;  // the machine's notes name odd LD_LIBRARY_PATH entries once
   std::vector<std::string> library_path;

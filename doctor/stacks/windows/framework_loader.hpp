@@ -77,11 +77,11 @@ inline void check_cudnn(const loader_input& in, const dependency_resolver& resol
     if (int m = cudnn_major_of_main(l.name)) major = m, cudnn_path = l.path;
   }
   if (major < 8 || cudnn_path.empty()) return;
-  std::string context_text =
-      user_dirs.empty() ? "from " + fw.name + "'s process,"
-                        : "LoadLibraryExW with 0x1100 (as " + fw.name +
-                              " loads) finds DLLs in the folders it added with os.add_dll_directory (" +
-                              joined(user_dirs) + "), but a load by bare name does not search them:";
+  std::string context_text = user_dirs.empty()
+                                 ? "from " + fw.name + "'s process,"
+                                 : "LoadLibraryExW with 0x1100 (as " + fw.name +
+                                       " loads) finds DLLs in the folders it added with os.add_dll_directory (" +
+                                       joined(user_dirs) + "), but a load by bare name does not search them:";
   discovery::check_cudnn_by_name(
       discovery::describe_load(file_name_of(cudnn_path), cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) {
@@ -174,11 +174,10 @@ inline void simulate_torch(const loader_input& in, discovery::found_framework& f
          "import " + fw.name + " fails: OSError: " + win_error(m) + " Error loading \"" + dll +
              "\" or one of its dependencies.",
          dll, "torch loads every DLL in " + torch_lib + " first, in name order; " + discovery::dependency_sentence(m),
-         !advice.empty()
-             ? advice
-             : "put " + file_name_of(m.name) + " into " + torch_lib + " or into one of the folders torch adds (" +
-                   joined(user_dirs) + "); reinstalling " + fw.distribution + " " + fw.version +
-                   " restores the files it ships"});
+         !advice.empty() ? advice
+                         : "put " + file_name_of(m.name) + " into " + torch_lib +
+                               " or into one of the folders torch adds (" + joined(user_dirs) + "); reinstalling " +
+                               fw.distribution + " " + fw.version + " restores the files it ships"});
     return;
   }
   if (fw.native_file.empty()) return;

@@ -13,6 +13,7 @@
 #include "report_text.hpp"
 #include "status_completion.hpp"
 #include "stubs.hpp"
+#include "system_root.hpp"
 #include "thread_end.hpp"
 
 namespace cushim {
@@ -42,7 +43,10 @@ CUSHIM_LOCAL_BINDING bool configure(const options& opts) {
   {
     std::lock_guard<std::mutex> lock(s.options_mutex);
     refused = s.started.load();
-    if (!refused) s.opts = opts;
+    if (!refused) {
+      s.opts = opts;
+      detail::platform::set_system_root(opts.system_root);
+    }
   }
   if (refused) {
     detail::add_note(

@@ -26,25 +26,27 @@ namespace detail {
 namespace {
 namespace platform {
 
-// The folders glibc's loader searches after LD_LIBRARY_PATH and the cache; made once (never
-// destroyed: a search may run at exit).
-inline const std::vector<std::string>& system_library_dirs() {
-  static const std::vector<std::string>* dirs = [] {
+// The folders glibc's loader searches after LD_LIBRARY_PATH and the cache, under `root`.
+inline std::vector<std::string> library_dirs_under(const std::string& root) {
 #if defined(__x86_64__)
-    const char* triplet = "x86_64-linux-gnu";
+  const char* triplet = "x86_64-linux-gnu";
 #elif defined(__aarch64__)
-    const char* triplet = "aarch64-linux-gnu";
+  const char* triplet = "aarch64-linux-gnu";
 #else
-    const char* triplet = nullptr;
+  const char* triplet = nullptr;
 #endif
-    auto* made = new std::vector<std::string>;
-    if (triplet) {
-      made->push_back(std::string("/lib/") + triplet);
-      made->push_back(std::string("/usr/lib/") + triplet);
-    }
-    for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) made->emplace_back(d);
-    return made;
-  }();
+  std::vector<std::string> dirs;
+  if (triplet) {
+    dirs.push_back(root + "/lib/" + triplet);
+    dirs.push_back(root + "/usr/lib/" + triplet);
+  }
+  for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) dirs.push_back(root + d);
+  return dirs;
+}
+
+// Those of this system (under the system root); made once (never destroyed: a search may run at exit).
+inline const std::vector<std::string>& system_library_dirs() {
+  static const std::vector<std::string>* dirs = new std::vector<std::string>(library_dirs_under(system_root()));
   return *dirs;
 }
 
@@ -67,7 +69,7 @@ inline std::string expand_origin(std::string entry, const std::string& origin) {
 class dependency_resolver {
  public:
   // The system's view: /etc/ld.so.cache and the absolute entries of LD_LIBRARY_PATH.
-  dependency_resolver() : cache_(system_ld_so_cache()) {
+  dependency_resolver() : cache_(system_ld_so_cache()), root_(system_root()), system_dirs_(system_library_dirs()) {
     if (const char* value = get_environment("LD_LIBRARY_PATH")) {
       for (const path_entry& e : split_path_list(value)) {
         if (e.kind == entry_kind::absolute) library_path_.push_back(e.text);
@@ -77,14 +79,20 @@ class dependency_resolver {
 
   // A chosen view, for tests: the bytes of a cache file and the LD_LIBRARY_PATH folders.
   dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path)
-      : cache_(cache_bytes), library_path_(std::move(library_path)) {}
+      : cache_(cache_bytes),
+        root_(system_root()),
+        system_dirs_(system_library_dirs()),
+        library_path_(std::move(library_path)) {}
 
   // Another process than this one (a framework's Python process, worked out by the doctor's
   // discovery): its cache bytes, its LD_LIBRARY_PATH and the libraries it has loaded, none of
-  // this process's.
+  // this process's; `root` stands for "/" in its cache's paths and its system folders.
   dependency_resolver(std::string_view cache_bytes, std::vector<std::string> library_path,
-                      std::vector<loaded_object> loaded)
-      : cache_(cache_bytes), library_path_(std::move(library_path)) {
+                      std::vector<loaded_object> loaded, const std::string& root)
+      : cache_(cache_bytes),
+        root_(root),
+        system_dirs_(library_dirs_under(root)),
+        library_path_(std::move(library_path)) {
     list_loaded(std::move(loaded));
   }
 
@@ -222,13 +230,14 @@ class dependency_resolver {
     std::string found = first_loadable(dirs, name, searched, ended, note_absent);
     if (!found.empty() || ended) return found;
     std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
-    for (const std::string& path : cached) {
+    for (std::string& path : cached) {
+      path.insert(0, root_);
       verdict v = accept(path, "ld.so.cache: ", searched, note_absent);
       if (v == verdict::taken) return path;
       if (v == verdict::ends_search || v == verdict::blocks) return {};
     }
     if (cached.empty() && note_absent) searched.push_back("ld.so.cache: no entry");
-    return first_loadable(system_library_dirs(), name, searched, ended, note_absent);
+    return first_loadable(system_dirs_, name, searched, ended, note_absent);
   }
 
   // RPATH (without RUNPATH), LD_LIBRARY_PATH, RUNPATH: the folders searched before the cache for a
@@ -328,6 +337,8 @@ class dependency_resolver {
   }
 
   std::string_view cache_;  // the system's, mapped for the life of the process, or the caller's
+  std::string root_;        // stands for "/" in the cache's paths
+  std::vector<std::string> system_dirs_;
   std::vector<std::string> library_path_;
   mutable std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<missing_dependency>> closure_;
   mutable std::vector<loaded_object> loaded_;

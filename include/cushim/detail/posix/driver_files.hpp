@@ -36,7 +36,7 @@ inline std::vector<candidate> system_install_candidates(const char* file_name) {
   candidate_list list(file_name);
   list.add_list("LD_LIBRARY_PATH", get_environment("LD_LIBRARY_PATH"));
   for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), file_name)) {
-    list.add_file("ld.so.cache", std::move(path));
+    list.add_file("ld.so.cache", system_path(path));
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);
   return list.take();

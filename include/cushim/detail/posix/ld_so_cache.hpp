@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../system_root.hpp"
+
 namespace cushim {
 namespace detail {
 namespace {
@@ -130,9 +132,9 @@ inline std::string_view map_small_file(const char* path, std::size_t limit = std
   return {static_cast<const char*>(bytes), std::size_t(st.st_size)};
 }
 
-// /etc/ld.so.cache as this process found it, mapped once.
+// /etc/ld.so.cache (under the system root) as this process found it, mapped once.
 inline std::string_view system_ld_so_cache() {
-  static const std::string_view bytes = map_small_file("/etc/ld.so.cache");
+  static const std::string_view bytes = map_small_file(system_path("/etc/ld.so.cache").c_str());
   return bytes;
 }
 

@@ -9,7 +9,7 @@ namespace {
 namespace platform {
 
 constexpr bool windows_names = false;  // which name a descriptor's os_text gives
-constexpr char list_separator = ':';  // PATH, LD_LIBRARY_PATH, CUSHIM_SEARCH_PATH
+constexpr char list_separator = ':';   // PATH, LD_LIBRARY_PATH, CUSHIM_SEARCH_PATH
 constexpr char folder_separator = '/';
 constexpr bool quoted_list_entries = false;  // a list entry in quotes is a name with quotes
 

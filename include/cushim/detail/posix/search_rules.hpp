@@ -69,10 +69,10 @@ inline void add_installed_wheels(candidate_list& list, const library_descriptor&
       add_wheels(list, "~/.local", sp, d.pip_packages, d.in_toolkit);
     }
   }
-  for (const std::string& sp : site_packages_in("/usr/local/lib", {"dist-packages", "site-packages"})) {
+  for (const std::string& sp : site_packages_in(system_path("/usr/local/lib"), {"dist-packages", "site-packages"})) {
     add_wheels(list, "/usr/local", sp, d.pip_packages, d.in_toolkit);
   }
-  for (const std::string& sp : site_packages_in("/usr/lib", {"dist-packages", "site-packages"})) {
+  for (const std::string& sp : site_packages_in(system_path("/usr/lib"), {"dist-packages", "site-packages"})) {
     add_wheels(list, "/usr/lib", sp, d.pip_packages, d.in_toolkit);
   }
 }
@@ -98,18 +98,18 @@ inline void add_system_rules(candidate_list& list, const library_descriptor& d) 
   const char* file_name = compiled_file_name(d);
   list.add_list("LD_LIBRARY_PATH", get_environment("LD_LIBRARY_PATH"));
   for (std::string& path : ld_so_cache_paths(system_ld_so_cache(), file_name)) {
-    list.add_file("ld.so.cache", std::move(path));
+    list.add_file("ld.so.cache", system_path(path));
   }
   for (const std::string& dir : system_library_dirs()) list.add_dir("system folder", dir);
   if (!d.in_toolkit) return;
-  for (const std::string& name :
-       versioned_children("/usr/local", "cuda-" + std::to_string(compiled_cuda_major()) + ".")) {
-    std::string root = "/usr/local/" + name;
+  std::string local = system_path("/usr/local");
+  for (const std::string& name : versioned_children(local, "cuda-" + std::to_string(compiled_cuda_major()) + ".")) {
+    std::string root = join_path(local, name);
     list.add_dir(name + " (well-known)", join_path(root, "lib64"));
     list.add_dir(name + " (well-known)", join_path(root, "lib"));
   }
-  list.add_dir("/usr/local/cuda (well-known)", "/usr/local/cuda/lib64");
-  list.add_dir("/usr/local/cuda (well-known)", "/usr/local/cuda/lib");
+  list.add_dir("/usr/local/cuda (well-known)", join_path(local, "cuda/lib64"));
+  list.add_dir("/usr/local/cuda (well-known)", join_path(local, "cuda/lib"));
 }
 
 }  // namespace platform

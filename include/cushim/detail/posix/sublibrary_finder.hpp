@@ -40,7 +40,7 @@ class sublibrary_finder {
   // With another process's resolver, borrowed (the doctor's discovery, for every framework it
   // looks at): what it has read of each file is kept there for the next one.
   sublibrary_finder(const std::string& main_path, const dependency_resolver* shared)
-      : main_path_(main_path), own_(std::string_view(), {}, {}), resolver_(shared) {
+      : main_path_(main_path), own_(std::string_view(), {}), resolver_(shared) {
     main_version_ = release_of(main_path);
   }
 
