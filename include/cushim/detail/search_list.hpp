@@ -119,6 +119,34 @@ class seen_files {
   std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, identity_hash> identities_;
 };
 
+// What one search looks for: a library's file of one major, for programs of one CUDA major (which
+// toolkit folders and pip packages hold their builds). The loader's is the compiled headers'
+// (target_of); a tool can ask what a program built with other headers would find.
+struct search_target {
+  const library_descriptor* d;
+  std::string file_name;                  // libcudnn.so.9
+  int major = 0;                          // the library's own major of that file
+  int cuda_major = 0;                     // the CUDA major of the program
+  std::vector<std::string> pip_packages;  // site-packages/nvidia/<package>: "cu<cuda major>" for this CUDA major
+};
+
+// The target of `major` of the library, for programs of `cuda_major`.
+inline search_target target_for(const library_descriptor& d, int major, int cuda_major) {
+  search_target t{&d, file_name_for_major(d, major), major, cuda_major, {}};
+  for (const char* package : d.pip_packages) {
+    std::string name = package;
+    bool per_cuda = name.size() > 2 && name.compare(0, 2, "cu") == 0 &&
+                    name.find_first_not_of("0123456789", 2) == std::string::npos;  // nvidia/cu13
+    t.pip_packages.push_back(per_cuda ? "cu" + std::to_string(cuda_major) : name);
+  }
+  return t;
+}
+
+// What the loader searches for: the file of its headers' major.
+inline search_target target_of(const library_descriptor& d) {
+  return target_for(d, d.compiled_major, compiled_cuda_major());
+}
+
 struct search_inputs {
   const std::vector<std::string>* search_dirs;
   bool use_environment;

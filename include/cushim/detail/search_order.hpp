@@ -41,13 +41,17 @@ inline bool override_candidate(const library_descriptor& d, const options& opts,
   return true;
 }
 
-inline std::vector<candidate> search_candidates(const library_descriptor& d, const search_inputs& in) {
-  if (d.system_only) return platform::system_install_candidates(compiled_file_name(d));
-  candidate_list list(compiled_file_name(d));
+inline std::vector<candidate> search_candidates(const search_target& t, const search_inputs& in) {
+  if (t.d->system_only) return platform::system_install_candidates(t.file_name.c_str());
+  candidate_list list(t.file_name);
   add_leading_rules(list, in);
-  platform::add_install_rules(list, d, in);
-  platform::add_system_rules(list, d);
+  platform::add_install_rules(list, t, in);
+  platform::add_system_rules(list, t);
   return list.take();
+}
+
+inline std::vector<candidate> search_candidates(const library_descriptor& d, const search_inputs& in) {
+  return search_candidates(target_of(d), in);
 }
 
 }  // namespace
