@@ -1,4 +1,4 @@
-// The one place the doctor picks its platform half: machine/ and stacks/ hold posix/ and windows/
+// The one place the doctor picks its platform half: machine/, inventory/ and stacks/ hold posix/ and windows/
 // files of the same names with the same functions (as cushim's detail/os.hpp does for the loader).
 #pragma once
 
@@ -6,8 +6,12 @@
 #define CUSHIM_DOCTOR_OS_FILES "windows/files.hpp"
 #define CUSHIM_DOCTOR_OS_LAYOUT "windows/layout.hpp"
 #define CUSHIM_DOCTOR_OS_FRAMEWORK_LOADER "windows/framework_loader.hpp"
+#define CUSHIM_DOCTOR_OS_SYSTEM_PACKAGES "windows/system_packages.hpp"
+#define CUSHIM_DOCTOR_OS_LIBRARY_PLACES "windows/library_places.hpp"
 #else
 #define CUSHIM_DOCTOR_OS_FILES "posix/files.hpp"
 #define CUSHIM_DOCTOR_OS_LAYOUT "posix/layout.hpp"
 #define CUSHIM_DOCTOR_OS_FRAMEWORK_LOADER "posix/framework_loader.hpp"
+#define CUSHIM_DOCTOR_OS_SYSTEM_PACKAGES "posix/system_packages.hpp"
+#define CUSHIM_DOCTOR_OS_LIBRARY_PLACES "posix/library_places.hpp"
 #endif

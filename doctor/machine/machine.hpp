@@ -113,12 +113,54 @@ struct command_on_path {
   std::string how;          // how that is known: "pyenv shim, version from /root/.pyenv/version", ...
 };
 
+// One copy of an NVIDIA library on the machine: a file, the names it is found by, what it is and
+// who put it there.
+struct library_copy {
+  std::string library;                   // "cuDNN", "CUDA runtime", ..., "NVIDIA driver", "NVML"
+  std::string key;                       // cushim's name for it: "cudnn", "cudart", ..., "driver", "nvml"
+  int major = 0;                         // the library's own major, from its name (libcudnn.so.9: 9)
+  std::string path;                      // the name the loader asks for, in the folder it was found in
+  std::string file;                      // the file that name leads to, when it is another
+  std::vector<std::string> also_at;      // the same file by other paths (a folder linked to, another link)
+  std::vector<std::string> found_by;     // "ld.so.cache", "LD_LIBRARY_PATH", "the toolkit /usr/local/cuda-13.0", ...
+  std::string version;                   // "9.14.0"; empty only when nothing says
+  std::string version_source;            // "its file name", "its package libcudnn9-cuda-13 9.14.0.64-1", ...
+  int cuda_major = 0;                    // the CUDA major it belongs to or was built for; 0: nothing says
+  std::string cuda_source;               // "its name", "libcudnn_graph.so.9's RUNPATH names nvidia/cu13", ...
+  std::string installed_by;              // "package", "pip", "conda", "toolkit", "framework", "driver", "by hand"
+  std::string owner;                     // "libcudnn9-cuda-13 9.14.0.64-1 (dpkg)", "nvidia-cudnn-cu13 9.19.0.56 (pip)"
+  std::string package;                   // the package that installed it, by the name its manager knows; or empty
+  std::vector<cudnn_file> sublibraries;  // the sub-libraries beside it (cuDNN's; NVRTC's builtins)
+  std::vector<std::string> used_by;      // the stacks that load it
+  std::vector<std::string> notes;
+};
+
+// Programs built with cushim and one release's headers: the copy such a program would load in a
+// plain environment (cushim's own search, screened from the files), and what to change when the
+// copies it meets cannot be used.
+struct cushim_program {
+  std::string library;                    // "cuDNN", "CUDA runtime"
+  std::string key;                        // "cudnn", "cudart"
+  std::string headers;                    // the header whose version was read (.../cudnn_version.h)
+  std::string headers_version;            // "9.19.0", "13.0"
+  std::vector<std::string> headers_from;  // who installed each copy of these headers ("the wheel nvidia-cudnn-cu13")
+  bool this_program = false;              // the doctor itself was built with these headers
+  std::string loads;                      // the copy it would load; empty: none
+  std::string loads_version;
+  std::string found_by;              // the rule of cushim's search that finds it
+  std::vector<std::string> refused;  // each copy it meets and refuses first, with why
+  std::vector<problem> problems;
+  std::vector<std::string> notes;
+};
+
 struct findings {
   std::vector<toolkit> toolkits;
   std::vector<cudnn_install> cudnn;  // named by CUDNN_PATH, CUDNN_INCLUDE_DIR, CUDNN_LIBRARY
   std::vector<environment> environments;
   std::vector<command_on_path> on_path;
-  std::vector<problem> problems;  // of no one toolkit or environment: the variables, the interpreter on PATH
+  std::vector<library_copy> copies;      // every copy of every NVIDIA library cushim knows
+  std::vector<cushim_program> programs;  // per cuDNN and CUDA release whose headers are here
+  std::vector<problem> problems;         // of no one toolkit or environment: the variables, the interpreter on PATH
   std::vector<std::string> notes;
 };
 

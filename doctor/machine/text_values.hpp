@@ -196,12 +196,14 @@ inline std::string config_value(std::string_view text, std::string_view key) {
   return found;
 }
 
-// The "version" string of the top-level "cuda" object of a toolkit's version.json
-// ({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}, "cuda_cudart": {...}}). Empty when there is
-// none. Not a JSON reader: it looks for that one value.
-inline std::string version_json_cuda(std::string_view text) {
-  for (std::size_t at = text.find("\"cuda\""); at != std::string_view::npos; at = text.find("\"cuda\"", at + 1)) {
-    std::string_view rest = trimmed(text.substr(at + 6));
+// The "version" string of a top-level object of a toolkit's version.json ({"cuda": {"name":
+// "CUDA SDK", "version": "12.4.1"}, "cuda_cudart": {...}}): "cuda" for the toolkit's own, a
+// component's name ("cuda_cudart") for that component's. Empty when there is none. Not a JSON
+// reader: it looks for that one value.
+inline std::string version_json_component(std::string_view text, std::string_view component) {
+  std::string key = "\"" + std::string(component) + "\"";
+  for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+    std::string_view rest = trimmed(text.substr(at + key.size()));
     if (rest.empty() || rest[0] != ':') continue;
     rest = trimmed(rest.substr(1));
     if (rest.empty() || rest[0] != '{') continue;
@@ -216,6 +218,8 @@ inline std::string version_json_cuda(std::string_view text) {
   }
   return {};
 }
+
+inline std::string version_json_cuda(std::string_view text) { return version_json_component(text, "cuda"); }
 
 // "CUDA Version 11.0.228" (version.txt, CUDA 11.0 and before) -> "11.0.228".
 inline std::string version_txt_cuda(std::string_view text) {

@@ -3,6 +3,7 @@
 // the "key: value" lines of a record. They render what discovery found; they decide nothing.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,8 +97,46 @@ inline void append_environment(std::string& out, const machine::environment& e) 
   append_details(out, e.notes, e.problems, "    ");
 }
 
+// Whether two versions name one release, as far as the shorter says ("13.0" and "13.0.88" do).
+inline bool same_release(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return true;
+  std::size_t parts =
+      std::min<std::size_t>(3, std::min(std::count(a.begin(), a.end(), '.'), std::count(b.begin(), b.end(), '.')) + 1);
+  return leading_parts(a, parts) == leading_parts(b, parts);
+}
+
+// "cuDNN 9.14.0, CUDA 13: /usr/lib/x86_64-linux-gnu/libcudnn.so.9 -> libcudnn.so.9.14.0".
+inline std::string copy_summary(const machine::library_copy& c) {
+  std::string text = c.library + " " + (c.version.empty() ? std::string("(version unknown)") : c.version);
+  if (c.cuda_major) text += ", CUDA " + std::to_string(c.cuda_major);
+  text += ": " + c.path;
+  if (!c.file.empty() && file_name_of(c.file) != file_name_of(c.path)) text += " -> " + file_name_of(c.file);
+  return text;
+}
+
+inline void append_copy(std::string& out, const machine::library_copy& c) {
+  out += "  " + copy_summary(c) + "; " + c.owner;
+  out += c.used_by.empty() ? "; used by no stack found\n" : "; used by " + joined(c.used_by) + "\n";
+  std::vector<std::string> mixed;
+  for (const machine::cudnn_file& s : c.sublibraries) {
+    if (!same_release(s.version, c.version)) {
+      mixed.push_back(s.name + " " + s.version);
+    }
+  }
+  if (!mixed.empty()) out += "    note: sub-libraries of another release beside it: " + joined(mixed) + "\n";
+  for (const std::string& n : c.notes) out += "    note: " + n + "\n";
+}
+
+// Every copy of every NVIDIA library, by library.
+inline std::string copies_text(const machine::findings& f) {
+  std::string out = "\nNVIDIA libraries on this machine (from their files; nothing was loaded)\n";
+  for (const machine::library_copy& c : f.copies) append_copy(out, c);
+  if (f.copies.empty()) out += "  none found\n";
+  return out;
+}
+
 inline std::string findings_text(const machine::findings& f) {
-  std::string out = "\nCUDA toolkits (from their files; nothing was run)\n";
+  std::string out = copies_text(f) + "\nCUDA toolkits (from their files; nothing was run)\n";
   for (const machine::toolkit& t : f.toolkits) append_toolkit(out, t);
   if (f.toolkits.empty()) {
     out += std::string("  none: nothing in ") + platform::toolkit_places +

@@ -4,7 +4,9 @@
 // put a whole machine under one folder (CUSHIM_DISCOVERY_ROOT).
 #pragma once
 
+#include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -100,12 +102,28 @@ inline std::vector<std::string> imports_of(const std::string& path, std::string&
 // The CUDA major a library name belongs to (libcublasLt.so.11: 11, libcudart.so.12: 12); 0 for
 // any other name.
 inline int cuda_major_named_by(const std::string& name) {
-  for (const char* prefix : {"libcublasLt.so.", "libcublas.so.", "libcudart.so.", "libnvrtc.so."}) {
+  for (const char* prefix : {"libcublasLt.so.", "libcublas.so.", "libcudart.so.", "libnvrtc.so.", "libnvJitLink.so."}) {
     std::size_t n = std::char_traits<char>::length(prefix);
     if (name.compare(0, n, prefix) != 0) continue;
     std::vector<int> parts;
     std::string rest = name.substr(n) + ".0";
     if (discovery::version_numbers(rest, parts) && parts[0] >= 10 && parts[0] < 100) return parts[0];
+  }
+  return 0;
+}
+
+// The CUDA major a library's RUNPATH names (the wheels' $ORIGIN/../../cu13/lib: 13), with the
+// sentence that says so; 0 when it names none.
+inline int cuda_major_of_runpath(const std::string& path, std::string& source) {
+  file_source file(path);
+  elf_info info = read_elf(file);
+  for (const std::string& entry : info.runpath) {
+    for (std::size_t at = entry.find("/cu1"); at != std::string::npos; at = entry.find("/cu1", at + 1)) {
+      if (at + 5 > entry.size() || !std::isdigit(static_cast<unsigned char>(entry[at + 4]))) continue;
+      if (at + 5 < entry.size() && entry[at + 5] != '/') continue;
+      source = file_name_of(path) + "'s RUNPATH names " + entry.substr(at + 1, 4);
+      return std::atoi(entry.c_str() + at + 3);
+    }
   }
   return 0;
 }

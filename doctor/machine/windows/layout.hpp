@@ -110,7 +110,7 @@ inline std::vector<std::string> imports_of(const std::string& path, std::string&
 // The CUDA major a DLL name belongs to: cublasLt64_11.dll and cublas64_12.dll by their number,
 // cudart64_110.dll and nvrtc64_112_0.dll by its first two digits; 0 for any other name.
 inline int cuda_major_named_by(const std::string& name) {
-  for (const char* prefix : {"cublasLt64_", "cublas64_", "cudart64_", "nvrtc64_"}) {
+  for (const char* prefix : {"cublasLt64_", "cublas64_", "cudart64_", "nvrtc64_", "nvJitLink_"}) {
     if (!starts_ignoring_case(name, prefix)) continue;
     std::size_t at = std::char_traits<char>::length(prefix);
     std::string digits;
@@ -119,6 +119,9 @@ inline int cuda_major_named_by(const std::string& name) {
   }
   return 0;
 }
+
+// A DLL names no folders to search its dependencies in: nothing to read a CUDA major from.
+inline int cuda_major_of_runpath(const std::string&, std::string&) { return 0; }
 
 struct cuda_library_name {
   const char* prefix;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../system_root.hpp"
@@ -71,20 +72,37 @@ inline int compare_cache_names(const char* a, const char* a_end, const char* b, 
   return b < b_end ? -1 : 0;
 }
 
+// Where the new format's entries are: an old-format cache ("ld.so-1.7.0") may precede it, and
+// glibc aligns the new header. count 0: not a cache ldconfig wrote, or an empty one.
+struct cache_table {
+  std::size_t base = 0;
+  std::uint64_t count = 0;
+  std::size_t entry_at(std::uint64_t i) const { return base + 48 + std::size_t(i) * 24; }
+};
+
+inline cache_table cache_table_of(std::string_view bytes) {
+  static const char new_magic[] = "glibc-ld.so.cache1.1";
+  constexpr std::size_t magic_size = sizeof new_magic - 1, header_size = 48, entry_size = 24;
+  cache_table table;
+  std::size_t base = bytes.find(new_magic);
+  if (base == std::string_view::npos || bytes.size() - base < header_size) return table;
+  std::uint64_t count = read_u32(bytes, base + magic_size);
+  if (count > (bytes.size() - base - header_size) / entry_size) return table;
+  table.base = base;
+  table.count = count;
+  return table;
+}
+
 // Paths the cache lists for `soname`, in the cache's order (the order ld.so tries them), found
 // as ld.so finds them: a binary search over the sorted keys, then every equal key around it.
 inline std::vector<std::string> ld_so_cache_paths(std::string_view bytes, const std::string& soname,
                                                   std::uint32_t required_flags = ld_cache_required_flags) {
-  static const char new_magic[] = "glibc-ld.so.cache1.1";
-  constexpr std::size_t magic_size = sizeof new_magic - 1;
-  constexpr std::size_t header_size = 48, entry_size = 24;
   std::vector<std::string> paths;
-  // An old-format cache ("ld.so-1.7.0") may precede the new one; glibc aligns the new header.
-  std::size_t base = bytes.find(new_magic);
-  if (base == std::string_view::npos || bytes.size() - base < header_size || soname.empty()) return paths;
-  std::uint64_t count = read_u32(bytes, base + magic_size);
-  if (count > (bytes.size() - base - header_size) / entry_size) return paths;
-  auto entry_at = [&](std::uint64_t i) { return base + header_size + std::size_t(i) * entry_size; };
+  cache_table table = cache_table_of(bytes);
+  if (table.count == 0 || soname.empty()) return paths;
+  std::size_t base = table.base;
+  std::uint64_t count = table.count;
+  auto entry_at = [&](std::uint64_t i) { return table.entry_at(i); };
   // soname against the key of entry i: -1, 0 or 1; 2 when the key is unreadable.
   auto compare = [&](std::uint64_t i) {
     std::size_t key = base + read_u32(bytes, entry_at(i) + 4);
@@ -115,6 +133,21 @@ inline std::vector<std::string> ld_so_cache_paths(std::string_view bytes, const 
     }
   }
   return paths;
+}
+
+// Every entry of the cache for this architecture, as (name, path), in the cache's order.
+inline std::vector<std::pair<std::string, std::string>> ld_so_cache_entries(
+    std::string_view bytes, std::uint32_t required_flags = ld_cache_required_flags) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  cache_table table = cache_table_of(bytes);
+  for (std::uint64_t i = 0; i < table.count; ++i) {
+    std::size_t at = table.entry_at(i);
+    if ((read_u32(bytes, at) & 0xffff) != required_flags) continue;
+    std::string name = read_c_string(bytes, table.base, read_u32(bytes, at + 4));
+    std::string path = read_c_string(bytes, table.base, read_u32(bytes, at + 8));
+    if (!name.empty() && !path.empty()) entries.emplace_back(std::move(name), std::move(path));
+  }
+  return entries;
 }
 
 // A small file's bytes, mapped read-only and never unmapped (the cache is read for the life of the
