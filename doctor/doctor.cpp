@@ -16,11 +16,12 @@
 
 #include "doctor.hpp"
 #include "machine/discover.hpp"
-#include "machine/options.hpp"
+#include "own_build/discover_machine.hpp"
 #include "own_build/own_program.hpp"
 #include "report/json.hpp"
 #include "report/record.hpp"
 #include "report/text.hpp"
+#include "verdict/verdict.hpp"
 
 namespace doctor {
 
@@ -36,8 +37,9 @@ answer run(const request& r) {
   cushim::configure(options);
   findings found = examine();
   if (r.discover) discover(found, r.pythons);
-  answer a{r.json ? json_report(found) : text_report(found), found.result.exit_code};
-  if (!r.record_file.empty() && !write_record(r.record_file, found)) a.exit_code = exit_cannot_write;
+  verdict v = decide(found);
+  answer a{r.json ? json_report(found, v) : text_report(found, v), v.exit_code};
+  if (!r.record_file.empty() && !write_record(r.record_file, found, v)) a.exit_code = exit_cannot_write;
   return a;
 }
 

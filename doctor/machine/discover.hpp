@@ -19,6 +19,7 @@
 #include "../report/machine_text.hpp"
 #include "toolkits.hpp"
 #include "../inventory/copies.hpp"
+#include "../stacks/programs.hpp"
 #include "../stacks/framework_loader.hpp"
 
 namespace cushim {
@@ -65,6 +66,7 @@ inline machine::findings discover(const machine::options& o) {
   if (!cache_file.empty()) cache = read_text(cache_file, cache_file_limit);
   examine_environments(ctx, cache.text, f);
   take_inventory(ctx, cache.text, f);
+  examine_programs(ctx, f);
   for (machine::toolkit& t : f.toolkits) check_toolkit(o, t);
   for (const machine::cudnn_install& c : f.cudnn) {
     if (c.found_by != "CUDNN_INCLUDE_DIR") check_cudnn(o, c, c.found_by, selected_cuda(f), f.problems, f.notes);

@@ -4,6 +4,8 @@
 // never names a framework; the loaders are in posix/ and windows/framework_loader.hpp.
 #pragma once
 
+#include <cushim/detail/descriptor.hpp>
+
 namespace cushim {
 namespace detail {
 namespace {
@@ -13,7 +15,34 @@ enum class loader_model {
   torch,             // torch/__init__.py: Linux global deps and the nvidia wheels' fallback;
                      // Windows add_dll_directory, then LoadLibraryExW(0x1100) of every torch/lib/*.dll
   python_extension,  // loaded as Python loads an extension module or ctypes a library (3.8 and later)
+  wheel_libraries,   // loads each of its `wheel_libraries` from its nvidia-* wheel's folder, else by name
 };
+
+// A library a framework loads itself, by path, from an nvidia-* wheel's folder
+// (site-packages/nvidia/<module>/lib), and by name where that folder does not have it.
+struct wheel_library {
+  int cuda_major;      // the CUDA major of the framework's build it belongs to
+  const char* module;  // nvidia/<module>
+  const char* file;    // Linux's file name
+};
+
+// jax_plugins/cuda/__init__.py, _load_nvidia_libraries (jax 0.4.31 and later): the wheels first, then
+// XLA's own loads by name find what is not loaded.
+constexpr wheel_library jax_libraries[] = {
+    {12, "cuda_runtime", "libcudart.so.12"}, {12, "cuda_nvrtc", "libnvrtc.so.12"}, {12, "cublas", "libcublas.so.12"},
+    {12, "cublas", "libcublasLt.so.12"},     {12, "cusparse", "libcusparse.so.12"}, {12, "cusolver", "libcusolver.so.11"},
+    {12, "cufft", "libcufft.so.11"},         {12, "cudnn", "libcudnn.so.9"},      {13, "cu13", "libcudart.so.13"},
+    {13, "cu13", "libnvrtc.so.13"},          {13, "cu13", "libcublas.so.13"},     {13, "cu13", "libcublasLt.so.13"},
+    {13, "cu13", "libcusparse.so.12"},       {13, "cu13", "libcusolver.so.12"},   {13, "cu13", "libcufft.so.12"},
+    {13, "cudnn", "libcudnn.so.9"}};
+
+// CuPy 14 through cuda.pathfinder (load_nvidia_dynamic_lib: the site-packages wheels, then the
+// system loader by name): what a matmul and a kernel compiled at run time load; its CUDA runtime is
+// linked into it.
+constexpr wheel_library cupy_libraries[] = {
+    {11, "cublas", "libcublas.so.11"},   {11, "cublas", "libcublasLt.so.11"}, {11, "cuda_nvrtc", "libnvrtc.so.11.2"},
+    {12, "cublas", "libcublas.so.12"},   {12, "cublas", "libcublasLt.so.12"}, {12, "cuda_nvrtc", "libnvrtc.so.12"},
+    {13, "cu13", "libcublas.so.13"},     {13, "cu13", "libcublasLt.so.13"},   {13, "cu13", "libnvrtc.so.13"}};
 
 struct framework_spec {
   const char* name;               // "torch": how the report names it
@@ -34,6 +63,8 @@ struct framework_spec {
   const char* cpu_distribution;  // the distribution that is its CPU-only build, when its files do not say; or null
   const char* cuda_install;      // how to install its CUDA build; "{cuda}" stands for a CUDA tag such as 124
   loader_model loader;
+  fixed_list<wheel_library> wheel_libraries;  // loader_model::wheel_libraries: what it loads
+  const char* display_name;                   // how a sentence names it: "JAX", "CuPy"
 };
 
 constexpr framework_spec framework_specs[] = {
@@ -54,7 +85,9 @@ constexpr framework_spec framework_specs[] = {
      false,
      nullptr,
      "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu{cuda}",
-     loader_model::torch},
+     loader_model::torch,
+     {},
+     "torch"},
     {"tensorflow",
      "tensorflow",
      {"tensorflow", "tensorflow_gpu", "tensorflow_cpu", "tensorflow_intel", "tf_nightly", nullptr},
@@ -72,7 +105,9 @@ constexpr framework_spec framework_specs[] = {
      false,
      nullptr,
      "pip install \"tensorflow[and-cuda]\" (Linux; TensorFlow 2.10 was the last with GPU support on native Windows)",
-     loader_model::python_extension},
+     loader_model::python_extension,
+     {},
+     "TensorFlow"},
     {"onnxruntime",
      "onnxruntime",
      {"onnxruntime_gpu", "onnxruntime", nullptr},
@@ -90,7 +125,9 @@ constexpr framework_spec framework_specs[] = {
      false,
      "onnxruntime",
      "pip uninstall onnxruntime, then pip install onnxruntime-gpu (the two share the onnxruntime folder)",
-     loader_model::python_extension},
+     loader_model::python_extension,
+     {},
+     "onnxruntime"},
     {"paddle",
      "paddle",
      {"paddlepaddle_gpu", "paddlepaddle", nullptr},
@@ -108,7 +145,9 @@ constexpr framework_spec framework_specs[] = {
      false,
      nullptr,
      "pip install paddlepaddle-gpu from the package index of a CUDA the driver supports",
-     loader_model::python_extension},
+     loader_model::python_extension,
+     {},
+     "Paddle"},
     {"jax",
      nullptr,
      {"jax_cuda12_plugin", "jax_cuda13_plugin", nullptr},
@@ -126,7 +165,9 @@ constexpr framework_spec framework_specs[] = {
      true,
      nullptr,
      "pip install \"jax[cuda12]\" (or jax[cuda13])",
-     loader_model::python_extension},
+     loader_model::wheel_libraries,
+     jax_libraries,
+     "JAX"},
     {"cupy",
      "cupy",
      {"cupy_cuda11x", "cupy_cuda12x", "cupy_cuda13x", nullptr},
@@ -144,7 +185,9 @@ constexpr framework_spec framework_specs[] = {
      true,
      nullptr,
      "pip install cupy-cuda12x (or cupy-cuda13x) for the CUDA major the driver supports",
-     loader_model::python_extension},
+     loader_model::wheel_libraries,
+     cupy_libraries,
+     "CuPy"},
 };
 
 }  // namespace discovery

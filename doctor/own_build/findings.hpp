@@ -53,12 +53,6 @@ struct cudnn_create_check {
   advice help;
 };
 
-struct verdict {
-  int exit_code = exit_gpu_works;
-  std::string name;  // usable, unavailable, usable_with_warnings
-  std::string text;
-};
-
 // A library file in use (a library cushim loaded, or one of its sub-libraries) and what it needs.
 struct library_file {
   std::string file_name;
@@ -74,9 +68,8 @@ struct findings {
   std::vector<library_file> files;  // every library in use and each of its sub-libraries
   gpu_check gpus;
   cudnn_create_check create;
-  cushim::machine::findings machine;  // discovery (discovery.hpp); empty with --no-discover
+  cushim::machine::findings machine;  // discovery (machine/options.hpp); empty with --no-discover
   bool discovered = false;
-  verdict result;
 
   // cuDNN and the runtime are always listed; another library only when this build shims it.
   const cushim::status& of(cushim::library lib) const {
@@ -240,22 +233,11 @@ inline cudnn_create_check check_cudnn_create(const driver_check& d, const gpu_ch
   return c;
 }
 
-// Warnings of the library sections of the report; the driver's have reasons of their own.
-inline bool report_has_warnings(const findings& f) {
-  for (const diag::reported_problem& p : f.problems) {
-    if (p.section != "driver" && !p.what.fatal && p.what.code != cushim::error_code::disabled) return true;
-  }
-  return false;
-}
-
-inline bool dependencies_complete(const findings& f) {
-  for (const library_file& file : f.files) {
-    if (!file.dependencies.error.empty()) return false;
-    for (const diag::dependency& d : file.dependencies.needs) {
-      if (d.path.empty()) return false;
-    }
-  }
-  return true;
+// "a, b, c".
+inline std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
 }
 
 // "a, b and c".
@@ -264,73 +246,6 @@ inline std::string listed(const std::vector<std::string>& items) {
   for (std::size_t i = 0; i < items.size(); ++i)
     text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
   return text;
-}
-
-// "cuDNN (not_found) and the CUDA runtime (load_failed)": each shimmed library that is unavailable.
-inline std::string unavailable_text(const findings& f) {
-  std::vector<std::string> items;
-  for (const cushim::status* st : f.libraries) {
-    if (st->code == cushim::error_code::ok || !shimmed(*st)) continue;
-    items.push_back(std::string(diag::name_in_sentence(st->lib)) + " (" + cushim::to_string(st->code) + ")");
-  }
-  return listed(items);
-}
-
-// The reasons a machine whose libraries load still cannot be called usable.
-inline std::vector<std::string> warning_reasons(const findings& f) {
-  std::vector<std::string> reasons;
-  if (!f.driver.driver.blocked_by.empty()) {
-    reasons.push_back("the driver's load by name would wait forever on the FIFO " + f.driver.driver.blocked_by);
-  }
-  if (!f.driver.driver.found) {
-    reasons.push_back("no NVIDIA driver was found, so nothing runs on a GPU");
-  } else {
-    if (!f.driver.help.why.empty()) reasons.push_back("the driver library and the kernel module differ");
-    if (f.gpus.error != cudaSuccess) reasons.push_back(f.gpus.call + " returned " + f.gpus.error_name);
-    if (f.gpus.error == cudaSuccess && f.gpus.gpus.empty()) reasons.push_back("the CUDA runtime sees no GPU");
-    if (f.create.status != CUDNN_STATUS_SUCCESS) reasons.push_back("cudnnCreate returned " + f.create.status_name);
-  }
-  if (!dependencies_complete(f)) reasons.push_back("a library in use lacks a dependency");
-  if (report_has_warnings(f)) reasons.push_back("the report above has warnings");
-  if (f.discovered && cushim::machine::has_problems(f.machine)) {
-    reasons.push_back("a CUDA toolkit or a Python environment has a problem (its WARNING lines above)");
-  }
-  return reasons;
-}
-
-// "the CUDA runtime 13.0 and cuDNN 9.19.0": every shimmed library with its version.
-inline std::string loaded_versions_text(const findings& f) {
-  std::vector<std::string> items;
-  for (const cushim::status* st : f.libraries) {
-    if (shimmed(*st))
-      items.push_back(std::string(diag::name_in_sentence(st->lib)) + " " + diag::version_text(st->lib, st->version));
-  }
-  return listed(items);
-}
-
-inline std::string gpu_names(const std::vector<gpu>& gpus) {
-  std::string names;
-  for (const gpu& g : gpus) names += (names.empty() ? "" : ", ") + g.name;
-  return names;
-}
-
-inline verdict decide(const findings& f) {
-  std::string unavailable = unavailable_text(f);
-  if (!unavailable.empty()) {
-    return {
-        exit_no_gpu, "unavailable",
-        "cannot use " + unavailable +
-            ": programs built with cushim start, but their calls into these libraries fail; fix the ERROR lines above"};
-  }
-  std::vector<std::string> reasons = warning_reasons(f);
-  if (reasons.empty()) {
-    return {exit_gpu_works, "usable",
-            loaded_versions_text(f) + " work on " + std::to_string(f.gpus.gpus.size()) +
-                " GPU(s): " + gpu_names(f.gpus.gpus)};
-  }
-  std::string text = loaded_versions_text(f) + " load, but ";
-  for (std::size_t i = 0; i < reasons.size(); ++i) text += (i ? "; " : "") + reasons[i];
-  return {exit_problems, "usable_with_warnings", text};
 }
 
 // Runs every check, in the order a careful person would: driver, libraries, GPUs, cudnnCreate.
@@ -350,7 +265,6 @@ inline findings examine() {
   f.create = check_cudnn_create(f.driver, f.gpus);
   f.explanation = cushim::explain();
   f.problems = diag::problems();
-  f.result = decide(f);
   return f;
 }
 

@@ -7,10 +7,12 @@
 
 #include "../own_build/findings.hpp"
 #include "../own_build/nvml_devices.hpp"
+#include "../verdict/verdict.hpp"
+#include "machine_json.hpp"
 
 namespace doctor {
 
-constexpr int doctor_schema = 1;
+constexpr int doctor_schema = 2;
 
 using diag::append_json_array;
 using diag::append_json_string;
@@ -63,11 +65,44 @@ inline void create_json(std::string& out, const cudnn_create_check& c) {
   advice_fields(o, c.help);
 }
 
-inline std::string json_report(const findings& f) {
+inline void problems_json(std::string& out, const std::vector<cushim::machine::problem>& problems) {
+  cushim::detail::discovery::problems_json(out, problems);
+}
+
+inline void stack_json(std::string& out, const stack& s) {
+  json_object o(out);
+  o.field("kind", s.kind)
+      .field("name", s.name)
+      .field("where", s.where)
+      .field("uses_gpu", s.uses_gpu)
+      .field("cudnn", s.cudnn)
+      .field("named_by_python_option", s.named_by_python);
+  problems_json(o.raw("problems"), s.problems);
+  append_json_array(o.raw("notes"), s.notes, [&](const std::string& n) { append_json_string(out, n); });
+}
+
+inline void gpu_view_json(std::string& out, const gpu_view& g) {
+  json_object o(out);
+  o.field("usable", g.usable).field("why_not", g.why_not).field("fix", g.fix).field("listed_by", g.listed_by);
+  append_json_array(o.raw("gpus"), g.gpus, [&](const gpu& each) { gpu_json(out, each); });
+}
+
+inline std::string json_report(const findings& f, const verdict& v) {
   std::string out;
   {
     json_object root(out);
-    root.field("doctor_schema", doctor_schema);
+    root.field("doctor_schema", doctor_schema).field("headline", v.headline);
+    gpu_view_json(root.raw("gpu"), v.gpu);
+    append_json_array(root.raw("stacks"), v.stacks, [&](const stack& s) { stack_json(out, s); });
+    append_json_array(root.raw("problems"), v.problems, [&](const labelled_problem& p) {
+      json_object o(out);
+      o.field("of", p.of);
+      cushim::detail::discovery::problem_fields(o, p.what);
+    });
+    append_json_array(root.raw("inventory"), f.machine.copies,
+                      [&](const cushim::machine::library_copy& c) { cushim::detail::discovery::copy_json(out, c); });
+    append_json_array(root.raw("programs"), f.machine.programs,
+                      [&](const cushim::machine::cushim_program& p) { cushim::detail::discovery::program_json(out, p); });
     root.raw("cushim") += cushim::explain_json();
     driver_json(root.raw("driver"), f.driver);
     nvml_json(root.raw("nvml"), f.nvml);
@@ -76,10 +111,7 @@ inline std::string json_report(const findings& f) {
     append_json_array(root.raw("gpus"), f.gpus.gpus, [&](const gpu& g) { gpu_json(out, g); });
     create_json(root.raw("cudnn_create"), f.create);
     if (f.discovered) root.raw("discovery") += cushim::machine::json(f.machine);
-    json_object(root.raw("verdict"))
-        .field("exit_code", f.result.exit_code)
-        .field("name", f.result.name)
-        .field("text", f.result.text);
+    json_object(root.raw("verdict")).field("exit_code", v.exit_code).field("name", v.name).field("text", v.text);
   }
   return out + "\n";
 }

@@ -17,14 +17,14 @@ inline void strings_json(std::string& out, const std::vector<std::string>& items
   append_json_array(out, items, [&](const std::string& s) { append_json_string(out, s); });
 }
 
+inline void problem_fields(json_object& o, const machine::problem& p) {
+  o.field("code", p.code).field("what", p.what).field("path", p.path).field("why", p.why).field("fix", p.fix);
+}
+
 inline void problems_json(std::string& out, const std::vector<machine::problem>& problems) {
   append_json_array(out, problems, [&](const machine::problem& p) {
-    json_object(out)
-        .field("code", p.code)
-        .field("what", p.what)
-        .field("path", p.path)
-        .field("why", p.why)
-        .field("fix", p.fix);
+    json_object o(out);
+    problem_fields(o, p);
   });
 }
 
@@ -97,6 +97,41 @@ inline void environment_json(std::string& out, const machine::environment& e) {
   });
   problems_json(o.raw("problems"), e.problems);
   strings_json(o.raw("notes"), e.notes);
+}
+
+inline void copy_json(std::string& out, const machine::library_copy& c) {
+  json_object o(out);
+  o.field("library", c.library).field("key", c.key).field("major", c.major).field("path", c.path).field("file", c.file);
+  strings_json(o.raw("also_at"), c.also_at);
+  strings_json(o.raw("found_by"), c.found_by);
+  o.field("version", c.version)
+      .field("version_source", c.version_source)
+      .field("cuda_major", c.cuda_major)
+      .field("cuda_source", c.cuda_source)
+      .field("installed_by", c.installed_by)
+      .field("owner", c.owner)
+      .field("package", c.package);
+  append_json_array(o.raw("sublibraries"), c.sublibraries, [&](const machine::cudnn_file& s) {
+    json_object(out).field("name", s.name).field("path", s.path).field("version", s.version);
+  });
+  strings_json(o.raw("used_by"), c.used_by);
+  strings_json(o.raw("notes"), c.notes);
+}
+
+inline void program_json(std::string& out, const machine::cushim_program& p) {
+  json_object o(out);
+  o.field("library", p.library)
+      .field("key", p.key)
+      .field("headers", p.headers)
+      .field("headers_version", p.headers_version);
+  strings_json(o.raw("headers_from"), p.headers_from);
+  o.field("this_program", p.this_program)
+      .field("loads", p.loads)
+      .field("loads_version", p.loads_version)
+      .field("found_by", p.found_by);
+  strings_json(o.raw("refused"), p.refused);
+  problems_json(o.raw("problems"), p.problems);
+  strings_json(o.raw("notes"), p.notes);
 }
 
 inline std::string findings_json(const machine::findings& f) {

@@ -135,8 +135,21 @@ inline std::string copies_text(const machine::findings& f) {
   return out;
 }
 
+inline void append_program(std::string& out, const machine::cushim_program& p) {
+  out += "  " + p.library + " " + p.headers_version + " headers (" + joined(p.headers_from) + ")" +
+         (p.this_program ? ", as this doctor" : "") + ": ";
+  out += p.loads.empty() ? "load none\n" : "load " + p.library + " " + p.loads_version + " from " + p.loads + " (" + p.found_by + ")\n";
+  append_details(out, p.notes, p.problems, "    ");
+}
+
+inline std::string programs_text(const machine::findings& f) {
+  std::string out = "\nPrograms built with cushim, in a plain environment (cushim's search, from the files)\n";
+  for (const machine::cushim_program& p : f.programs) append_program(out, p);
+  return out;
+}
+
 inline std::string findings_text(const machine::findings& f) {
-  std::string out = copies_text(f) + "\nCUDA toolkits (from their files; nothing was run)\n";
+  std::string out = "\nCUDA toolkits (from their files; nothing was run)\n";
   for (const machine::toolkit& t : f.toolkits) append_toolkit(out, t);
   if (f.toolkits.empty()) {
     out += std::string("  none: nothing in ") + platform::toolkit_places +

@@ -16,6 +16,8 @@
 #include <string>
 
 #include "../own_build/findings.hpp"
+#include "../verdict/verdict.hpp"
+#include "machine_text.hpp"
 
 namespace doctor {
 
@@ -101,9 +103,28 @@ inline std::string driver_text(const driver_check& d) {
          diag::cuda_version_text(d.driver.cuda_version);
 }
 
-inline std::string record_text(const findings& f) {
+// A sub-library's version: cushim's, else the inventory's for the same file (the wheels' cuDNN
+// sub-libraries say theirs only through their package).
+inline std::string sublibrary_version(const findings& f, const cushim::status& st, const cushim::sublibrary& sub) {
+  if (sub.version) return diag::version_text(st.lib, sub.version);
+  for (const cushim::machine::library_copy& c : f.machine.copies) {
+    for (const cushim::machine::cudnn_file& s : c.sublibraries) {
+      if (s.path == sub.path && !s.version.empty()) return s.version;
+    }
+  }
+  return diag::version_text(st.lib, sub.version);
+}
+
+inline std::string stack_record(const stack& s) {
+  return s.kind + ": " + stack_label(s) + ": " +
+         (s.uses_gpu ? "uses the GPU" + (s.cudnn.empty() ? std::string() : " with " + s.cudnn)
+                     : s.problems.empty() ? std::string("does not use the GPU") : s.problems.front().what);
+}
+
+inline std::string record_text(const findings& f, const verdict& v) {
   std::string out = "# cushim-doctor record: what a program built with cushim finds on this machine\n";
   auto line = [&out](const std::string& key, const std::string& value) { out += key + ": " + value + "\n"; };
+  line("headline", v.headline);
   line("date", utc_now_iso8601());
   line("os", operating_system());
   line("distribution", distribution());
@@ -125,9 +146,8 @@ inline std::string record_text(const findings& f) {
     if (!shimmed(*st)) continue;
     line(std::string(cushim::to_string(st->lib)) + "_path", st->path);
     for (const cushim::sublibrary& sub : st->sublibraries) {
-      line(std::string(cushim::to_string(st->lib)) + "_sublibrary", sub.file_name + " " +
-                                                                        diag::version_text(st->lib, sub.version) + " " +
-                                                                        (sub.path.empty() ? "missing" : sub.path));
+      line(std::string(cushim::to_string(st->lib)) + "_sublibrary",
+           sub.file_name + " " + sublibrary_version(f, *st, sub) + " " + (sub.path.empty() ? "missing" : sub.path));
     }
   }
   line("gpus", std::to_string(f.gpus.gpus.size()));
@@ -139,15 +159,23 @@ inline std::string record_text(const findings& f) {
   line("cudnn_create", f.create.ran ? f.create.status_name : "not tried");
   if (f.discovered) {
     for (const auto& kv : cushim::machine::record(f.machine)) line(kv.first, kv.second);
+    line("copies", std::to_string(f.machine.copies.size()));
+    for (std::size_t i = 0; i < f.machine.copies.size(); ++i) {
+      const cushim::machine::library_copy& c = f.machine.copies[i];
+      line("copy" + std::to_string(i), cushim::detail::discovery::copy_summary(c) + " (" + c.owner + ")");
+    }
   }
-  line("verdict", f.result.name + " (exit " + std::to_string(f.result.exit_code) + ")");
+  line("gpu_usable", v.gpu.usable ? "yes, " + gpus_text(v.gpu.gpus) : "no: " + v.gpu.why_not);
+  line("stacks", std::to_string(v.stacks.size()));
+  for (std::size_t i = 0; i < v.stacks.size(); ++i) line("stack" + std::to_string(i), stack_record(v.stacks[i]));
+  line("verdict", v.name + " (exit " + std::to_string(v.exit_code) + ")");
   return out;
 }
 
 // False, with the reason on stderr, when the file cannot be written.
-inline bool write_record(const std::string& path, const findings& f) {
+inline bool write_record(const std::string& path, const findings& f, const verdict& v) {
   std::ofstream out(path, std::ios::trunc);
-  out << record_text(f);
+  out << record_text(f, v);
   out.close();
   if (out) return true;
   std::fprintf(stderr, "cushim-doctor: cannot write the record to %s: %s\n", path.c_str(), std::strerror(errno));

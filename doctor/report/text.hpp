@@ -1,19 +1,17 @@
-// The doctor's report for a person: cushim::explain(), then the doctor's own checks and the verdict.
+// The doctor's report for a person: first what works and each problem with its fix, then the GPU,
+// the stacks, every copy of every library, this doctor's own loads, and last the verdict.
 #pragma once
 
 #include <cstdio>
 #include <string>
 
+#include "../machine/machine.hpp"
 #include "../own_build/findings.hpp"
 #include "../own_build/nvml_devices.hpp"
+#include "../verdict/verdict.hpp"
+#include "machine_text.hpp"
 
 namespace doctor {
-
-inline std::string joined(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
 
 inline void append_advice(std::string& out, const advice& help) {
   if (!help.why.empty()) out += "  why: " + help.why + "\n";
@@ -93,22 +91,68 @@ inline void append_create(std::string& out, const cudnn_create_check& c) {
 }
 
 inline std::string verdict_line(const verdict& v) {
-  const char* label = v.exit_code == exit_gpu_works ? "USABLE"
-                      : v.exit_code == exit_no_gpu  ? "UNAVAILABLE"
-                                                    : "USABLE WITH WARNINGS";
+  const char* label = v.exit_code == exit_gpu_works  ? "GPU WORKS"
+                      : v.exit_code == exit_problems ? "GPU WORKS, WITH PROBLEMS"
+                                                     : "NO GPU";
   return "verdict: " + std::string(label) + " (exit " + std::to_string(v.exit_code) + "): " + v.text + "\n";
 }
 
-inline std::string text_report(const findings& f) {
-  std::string out = f.explanation + "\ncushim-doctor's own checks\n";
+// The headline, then each problem with what it is of and its fix.
+inline std::string answer_text(const verdict& v) {
+  std::string out = v.headline + "\n";
+  for (const labelled_problem& p : v.problems) {
+    out += "  " + p.of + ": " + p.what.what + "\n";
+    if (!p.what.fix.empty()) out += "    fix: " + p.what.fix + "\n";
+  }
+  if (!v.gpu.usable) out += "  fix: " + v.gpu.fix + "\n";
+  return out;
+}
+
+// "GPU: the H200 (NVIDIA H200, compute capability 9.0, 139.8 GiB; listed by NVML), driver 580.159.04".
+inline std::string gpu_text(const findings& f, const verdict& v) {
+  std::string out = "\nGPU: ";
+  if (v.gpu.gpus.empty()) {
+    out += "none usable";
+  } else {
+    std::vector<std::string> each;
+    for (const gpu& g : v.gpu.gpus) {
+      each.push_back(g.name + ", compute capability " + std::to_string(g.major) + "." + std::to_string(g.minor) + ", " +
+                     memory_text(g.memory_bytes));
+    }
+    out += gpus_text(v.gpu.gpus) + " (" + joined(each) + "; listed by " + v.gpu.listed_by + ")";
+  }
+  const diag::driver_info& d = f.driver.driver;
+  if (d.found) {
+    out += "; driver " + (d.version.empty() ? std::string("of unknown version") : d.version) + " (" + d.path +
+           "), supports CUDA up to " + diag::cuda_version_text(d.cuda_version);
+  }
+  out += "\n";
+  if (!v.gpu.usable) out += "  why: " + v.gpu.why_not + "\n  fix: " + v.gpu.fix + "\n";
+  return out;
+}
+
+// This doctor's own loads, as any program built with cushim makes them: explain() and its checks.
+inline std::string own_build_text(const findings& f) {
+  std::string out = "\nThis doctor's own loads (a program built with cushim and cuDNN " +
+                    diag::version_text(cushim::library::cudnn, CUDNN_VERSION) + " and CUDA " +
+                    diag::cuda_version_text(CUDART_VERSION) + " headers), made for real\n" + f.explanation +
+                    "\ncushim-doctor's own checks\n";
   append_driver_version(out, f.driver);
   append_nvml(out, f.nvml);
   append_built_for(out, f.of(cushim::library::cudnn), f.of(cushim::library::cudart));
   append_dependencies(out, f.files);
   append_gpus(out, f.gpus);
   append_create(out, f.create);
-  if (f.discovered) out += cushim::machine::text(f.machine);
-  return out + "\n" + verdict_line(f.result);
+  return out;
+}
+
+inline std::string text_report(const findings& f, const verdict& v) {
+  std::string out = answer_text(v) + gpu_text(f, v);
+  if (f.discovered) {
+    out += cushim::machine::text(f.machine) + cushim::detail::discovery::programs_text(f.machine) +
+           cushim::detail::discovery::copies_text(f.machine);
+  }
+  return out + own_build_text(f) + "\n" + verdict_line(v);
 }
 
 }  // namespace doctor

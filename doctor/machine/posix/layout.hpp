@@ -136,7 +136,9 @@ struct cuda_library_name {
 constexpr cuda_library_name cuda_library_names[] = {{"libcudart.so.", "CUDA runtime"},
                                                     {"libcudnn.so.", "cuDNN"},
                                                     {"libcublas.so.", "cuBLAS"},
-                                                    {"libcublasLt.so.", "cuBLASLt"}};
+                                                    {"libcublasLt.so.", "cuBLASLt"},
+                                                    {"libnvrtc.so.", "NVRTC"},
+                                                    {"libnvrtc-builtins.so.", "NVRTC builtins"}};
 
 // "cuDNN" for libcudnn.so.9; null for a file that is none of them.
 inline const char* cuda_library_display(const std::string& name) {

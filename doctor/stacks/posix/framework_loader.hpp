@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../framework_loads.hpp"
+#include "../../inventory/library_names.hpp"
 #include <cushim/detail/posix/dependencies.hpp>
 #include <cushim/detail/posix/sublibrary_finder.hpp>
 
@@ -66,7 +67,81 @@ inline discovery::import_walk walk_framework(const loader_input& in, const disco
                                  });
 }
 
+// cuDNN's own loads of its sub-libraries by name, from the process that loaded `found` (name, path).
+inline void check_cudnn_loads(const loader_input& in, const std::vector<std::pair<std::string, std::string>>& found,
+                              dependency_resolver& resolver, machine::framework& fw) {
+  std::string cudnn_name, cudnn_path;
+  int major = 0;
+  for (const auto& f : found) {
+    if (int m = cudnn_major_of_main(f.first)) major = m, cudnn_name = f.first, cudnn_path = f.second;
+  }
+  if (major < 8) return;
+  std::vector<loaded_object> loaded;
+  for (const auto& f : found) loaded.push_back({f.second, f.first});
+  resolver.assume_loaded(loaded);
+  sublibrary_finder finder(cudnn_path, &resolver);
+  discovery::check_cudnn_by_name(
+      discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
+      [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },
+      "from " + fw.name + "'s process,", fw);
+}
+
+// NVRTC's builtins as CuPy's process loads them (what it mapped on a real machine): the copy beside
+// NVRTC; empty when there is none there.
+inline std::string builtins_beside(const std::string& nvrtc) {
+  std::string base, numbers;
+  for (const std::string& beside : list_folder(parent_dir(nvrtc), "libnvrtc-builtins.so.")) {
+    if (discovery::split_shared_object_name(beside, base, numbers) && numbers.find('.') != std::string::npos) {
+      return join_path(parent_dir(nvrtc), beside);
+    }
+  }
+  return {};
+}
+
+// A framework that loads its libraries itself (loader_model::wheel_libraries): each of its build's
+// CUDA major from its wheel's folder, else by name as the system loader finds it from its library.
+inline void simulate_wheel_libraries(const loader_input& in, discovery::found_framework& found) {
+  machine::framework& fw = found.fw;
+  dependency_resolver& resolver = in.state.with_path;
+  resolver.assume_loaded({});
+  int major = std::atoi(fw.cuda.c_str());
+  std::string requester = fw.native_file.empty() ? in.env.python : fw.native_file;
+  std::vector<std::pair<std::string, std::string>> loaded;
+  std::vector<std::string> missing, first_searched;
+  for (const discovery::wheel_library& w : found.spec->wheel_libraries) {
+    if (w.cuda_major != major) continue;
+    std::string path = join_path(join_path(join_path(join_path(in.site.dir, "nvidia"), w.module), "lib"), w.file);
+    std::string why;
+    std::vector<std::string> searched;
+    if (!resolver.loadable(path, why)) {
+      searched.push_back(parent_dir(path));
+      path = discovery::lexically_normal(resolver.locate(w.file, requester, searched, load_kind::by_name));
+    }
+    if (path.empty()) {
+      if (missing.empty()) first_searched = searched;
+      missing.push_back(w.file);
+      continue;
+    }
+    loaded.emplace_back(w.file, path);
+    if (cuda_library_display(w.file)) fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
+    if (std::string(w.file).compare(0, 12, "libnvrtc.so.") == 0) {
+      std::string builtins = builtins_beside(path);
+      if (!builtins.empty()) fw.loads.push_back(discovery::describe_load(file_name_of(builtins), builtins, in.wheels));
+    }
+  }
+  if (!missing.empty()) {
+    fw.problems.push_back({"framework_library_not_found",
+                           fw.name + " " + fw.version + " finds no " + joined(missing), in.site.dir,
+                           fw.name + " loads " + missing.front() + " from its wheel's folder, else by name: it looked in " +
+                               joined(first_searched) + ", and its CUDA support does not start without it",
+                           "pip install --force-reinstall " + fw.distribution + "==" + fw.version +
+                               " with its CUDA wheels (" + found.spec->cuda_install + ")"});
+  }
+  check_cudnn_loads(in, loaded, resolver, fw);
+}
+
 inline void simulate_framework_load(const loader_input& in, discovery::found_framework& found) {
+  if (found.spec->loader == discovery::loader_model::wheel_libraries) return simulate_wheel_libraries(in, found);
   machine::framework& fw = found.fw;
   dependency_resolver& resolver = in.state.with_path;
   resolver.assume_loaded({});  // a fresh Python process
@@ -107,20 +182,7 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
                " (it comes first), or run it from an environment without that setting"});
     }
   }
-  std::string cudnn_name, cudnn_path;
-  int major = 0;
-  for (const auto& f : walk.found) {
-    if (int m = cudnn_major_of_main(f.first)) major = m, cudnn_name = f.first, cudnn_path = f.second;
-  }
-  if (major < 8) return;
-  std::vector<loaded_object> loaded;
-  for (const auto& f : walk.found) loaded.push_back({f.second, f.first});
-  resolver.assume_loaded(loaded);
-  sublibrary_finder finder(cudnn_path, &resolver);
-  discovery::check_cudnn_by_name(
-      discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
-      [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },
-      "from " + fw.name + "'s process,", fw);
+  check_cudnn_loads(in, walk.found, resolver, fw);
 }
 
 }  // namespace platform

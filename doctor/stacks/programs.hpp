@@ -1,0 +1,260 @@
+// Programs built with cushim (issue 31, "Stacks" c): for each cuDNN and CUDA runtime release whose
+// headers are on the machine, and the release this doctor was built with, the copy such a program
+// would load in a plain environment. The candidates are cushim's own search (search_order.hpp, for
+// that release's file and CUDA major); each is screened from its files as the loader would screen
+// it (its format, its version against the headers'). Where the copies it meets cannot be used and a
+// usable one is elsewhere on the machine, the fix names that copy and the setting that reaches it,
+// and the package that owns the refused copy.
+#pragma once
+
+#include <cushim/detail/search_order.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "../machine/context.hpp"
+#include "../machine/cudnn_files.hpp"
+#include "../machine/frameworks.hpp"
+#include "../machine/machine.hpp"
+#include "../machine/text_values.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace discovery {
+
+// Headers of one release, wherever they are.
+struct header_release {
+  const library_descriptor* d;
+  std::string version;  // "9.19.0", "13.0"
+  std::string header;   // the first file it was read from
+  std::vector<std::string> from;
+};
+
+// "13.0" from CUDART_VERSION 13000; "9.19.0" from cudnn_version.h's three defines. Empty when the
+// file does not say.
+inline std::string header_release_of(const library_descriptor& d, const std::string& header) {
+  text_file file = read_text(header);
+  if (!file.ok()) return {};
+  if (d.id == library::cudnn) {
+    std::string major = define_value(file.text, "CUDNN_MAJOR");
+    if (major.empty()) return {};
+    return major + "." + define_value(file.text, "CUDNN_MINOR") + "." + define_value(file.text, "CUDNN_PATCHLEVEL");
+  }
+  int v = std::atoi(define_value(file.text, "CUDART_VERSION").c_str());
+  return v >= 1000 ? std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) : std::string();
+}
+
+inline void add_header(std::vector<header_release>& found, const library_descriptor& d, const std::string& header,
+                       const std::string& from) {
+  if (platform::check_path(header).kind != platform::path_kind::file) return;
+  std::string version = header_release_of(d, header);
+  if (version.empty()) return;
+  for (header_release& h : found) {
+    if (h.d == &d && h.version == version) return add_unique(h.from, from);
+  }
+  found.push_back({&d, version, header, {from}});
+}
+
+// The folders programs are built against: the toolkits', the build variables', the system's, the
+// environments' (conda's include/, the wheels' nvidia/<package>/include).
+inline std::vector<header_release> header_releases(const context& ctx, const machine::findings& f) {
+  const library_descriptor& cudnn = descriptor_of(library::cudnn);
+  const library_descriptor& cudart = descriptor_of(library::cudart);
+  std::vector<header_release> found;
+  for (const machine::toolkit& t : f.toolkits) {
+    for (const std::string& dir : platform::toolkit_header_dirs(t.path)) {
+      add_header(found, cudart, join_path(dir, "cuda_runtime_api.h"), "the toolkit " + t.path);
+      add_header(found, cudnn, join_path(dir, "cudnn_version.h"), "the toolkit " + t.path);
+    }
+  }
+  for (const machine::cudnn_install& c : f.cudnn) {
+    if (!c.header.empty()) add_header(found, cudnn, c.header, c.found_by);
+  }
+  for (const char* dir : {"/usr/include", "/usr/include/x86_64-linux-gnu"}) {
+    add_header(found, cudnn, join_path(ctx.system_path(dir), "cudnn_version.h"), dir);
+  }
+  for (const machine::environment& e : f.environments) {
+    add_header(found, cudnn, join_path(join_path(e.path, "include"), "cudnn_version.h"), "the environment " + e.path);
+    for (const std::string& site : e.site_packages) {
+      std::string nvidia = join_path(site, "nvidia");
+      for (const machine::wheel& w : e.nvidia_wheels) {
+        if (parent_dir(w.path) != site || normalized_name(w.name).compare(0, 13, "nvidia_cudnn_") != 0) continue;
+        add_header(found, cudnn, join_path(join_path(join_path(nvidia, "cudnn"), "include"), "cudnn_version.h"),
+                   "the wheel " + w.name + " " + w.version + " in " + e.path);
+      }
+    }
+  }
+  return found;
+}
+
+// The CUDA major a cuDNN program would be built for: the toolkit the build tools select, else the
+// newest toolkit, else this doctor's.
+inline int program_cuda_major(const machine::findings& f) {
+  int newest = 0;
+  for (const machine::toolkit& t : f.toolkits) {
+    int major = cuda_minor_key(t.version) / 100;
+    if (!t.selected_by.empty() && major) return major;
+    newest = std::max(newest, major);
+  }
+  return newest ? newest : compiled_cuda_major();
+}
+
+// The copy of the inventory a path is (links followed); null when it has none.
+inline const machine::library_copy* copy_at(const machine::findings& f, const std::string& path) {
+  platform::file_identity id = platform::identity_of(path);
+  for (const machine::library_copy& c : f.copies) {
+    if (c.path == path || (id.known() && platform::identity_of(c.path) == id)) return &c;
+  }
+  return nullptr;
+}
+
+// Whether a copy of `version` serves programs built with headers of `headers`: the loader's rule
+// (loader.hpp, check_version): the same major, and no older minor unless the library's older
+// minors work.
+inline bool serves(const library_descriptor& d, const std::string& version, const std::string& headers) {
+  std::vector<int> got, want;
+  if (!version_numbers(version + ".0", got) || !version_numbers(headers + ".0", want)) return false;
+  return got[0] == want[0] && (got[1] >= want[1] || d.older_minor_works);
+}
+
+// "cuDNN 9.14.0", "the CUDA runtime 13.0".
+inline std::string named_release(const library_descriptor& d, const std::string& version) {
+  return std::string(d.in_sentence) + " " + version;
+}
+
+// What a program built with `h` would do with the candidate at `path`: "" when it would load it,
+// else why not. `version` receives what the files say of its release.
+inline std::string screen_candidate(const machine::findings& f, const header_release& h, const std::string& path,
+                                    std::string& version) {
+  std::string why;
+  if (platform::inspect_file(path, why) != outcome::loaded) return why;
+  const machine::library_copy* copy = copy_at(f, path);
+  version = copy ? copy->version : platform::version_in_file_name(path);
+  if (version.empty()) return {};  // its files do not say: the loader would ask the library itself
+  if (!serves(*h.d, version, h.version)) {
+    std::vector<int> got, want;
+    version_numbers(version + ".0", got), version_numbers(h.version + ".0", want);
+    return got[0] != want[0] ? "another major than the headers (" + h.version + ")"
+                             : "older than the headers (" + h.version + ")";
+  }
+  return {};
+}
+
+// The copies of the inventory that serve programs built with `h` (newest first).
+inline std::vector<const machine::library_copy*> serving_copies(const machine::findings& f, const header_release& h,
+                                                                 int cuda_major) {
+  std::vector<const machine::library_copy*> found;
+  for (const machine::library_copy& c : f.copies) {
+    if (c.key != h.d->key || c.library.find('(') != std::string::npos || c.version.empty()) continue;
+    if (!serves(*h.d, c.version, h.version) || (c.cuda_major && cuda_major && c.cuda_major != cuda_major)) continue;
+    found.push_back(&c);
+  }
+  std::stable_sort(found.begin(), found.end(), [](const machine::library_copy* a, const machine::library_copy* b) {
+    return cuda_minor_key(a->version) > cuda_minor_key(b->version);
+  });
+  return found;
+}
+
+// How to upgrade the package that owns a refused copy, in its manager's words; empty without one.
+inline std::string upgrade_text(const machine::library_copy& c, const std::string& release) {
+  std::string to = leading_parts(release, 2);
+  if (c.installed_by == "package") {
+    return "upgrade the package " + c.package + " (" + leading_parts(c.version, 3) + ") to " + to +
+           " or newer (apt-get install --only-upgrade " + c.package + ")";
+  }
+  if (c.installed_by == "pip") return "pip install --upgrade \"" + c.package + ">=" + to + "\" in its environment";
+  if (c.installed_by == "conda") return "conda update " + c.package + " in its environment";
+  return {};
+}
+
+inline machine::cushim_program examine_program(const machine::findings& f, const header_release& h, int cuda_major) {
+  machine::cushim_program p;
+  p.library = h.d->display_name;
+  p.key = h.d->key;
+  p.headers = h.header;
+  p.headers_version = h.version;
+  p.headers_from = h.from;
+  p.this_program = leading_parts(h.version, 3) == version_text(*h.d, h.d->compiled_version);
+  std::vector<int> parts;
+  version_numbers(h.version + ".0", parts);
+  search_target target = target_for(*h.d, parts[0], h.d->id == library::cudart ? parts[0] : cuda_major);
+  std::vector<std::string> no_dirs;
+  search_inputs in{&no_dirs, true, "", ""};
+  std::string first_refused, first_refused_by;
+  std::vector<platform::file_identity> met;  // one file reached by two rules is tried once, as by the loader
+  for (const candidate& c : search_candidates(target, in)) {
+    if (c.kind != entry_kind::absolute || platform::check_path(c.path).kind != platform::path_kind::file) continue;
+    platform::file_identity id = platform::identity_of(c.path);
+    if (std::find(met.begin(), met.end(), id) != met.end()) continue;
+    met.push_back(id);
+    std::string version;
+    std::string why = screen_candidate(f, h, c.path, version);
+    if (why.empty()) {
+      p.loads = c.path, p.loads_version = version, p.found_by = rule_of(c);
+      break;
+    }
+    if (first_refused.empty()) first_refused = c.path, first_refused_by = rule_of(c);
+    p.refused.push_back(c.path + " (" + (version.empty() ? std::string(h.d->display_name) : h.d->display_name + (" " + version)) +
+                        "): " + why);
+  }
+  std::vector<const machine::library_copy*> usable = serving_copies(f, h, cuda_major);
+  std::string setting;
+  if (!usable.empty()) {
+    const machine::library_copy& u = *usable.front();
+    setting = "set CUSHIM_SEARCH_PATH=" + parent_dir(u.path) + " (or options.search_dirs) to load " +
+              named_release(*h.d, u.version) + " there (" + u.owner + ")";
+  }
+  if (!p.loads.empty()) {
+    if (!p.refused.empty()) p.notes.push_back("it passes over " + joined(p.refused) + " first");
+    return p;
+  }
+  std::string programs = "programs built with cushim and " + named_release(*h.d, h.version) + "'s headers";
+  if (first_refused.empty()) {
+    if (!usable.empty()) {
+      p.notes.push_back("in a plain environment " + programs + " find no " + h.d->display_name + " " +
+                        std::to_string(parts[0]) + ": " + setting);
+    } else {
+      p.problems.push_back({"cushim_program_no_library",
+                            programs + " find no " + h.d->display_name + " " + std::to_string(parts[0]) +
+                                " on this machine",
+                            h.header, "no copy on this machine is of that major and at least that release",
+                            "install " + named_release(*h.d, h.version) + " or a newer minor of the same major"});
+    }
+    return p;
+  }
+  const machine::library_copy* refused = copy_at(f, first_refused);
+  std::string upgrade = refused ? upgrade_text(*refused, h.version) : std::string();
+  std::string fix = setting;
+  if (!upgrade.empty()) fix += (fix.empty() ? "" : "; or ") + upgrade;
+  if (fix.empty()) fix = "install " + named_release(*h.d, h.version) + " or a newer minor of the same major";
+  p.problems.push_back({"cushim_program_refuses",
+                        programs + " refuse " + first_refused + ", the first " + h.d->display_name +
+                            " their search meets (" + first_refused_by + "), and load none",
+                        first_refused,
+                        "in a plain environment cushim's search meets " + joined(p.refused) +
+                            "; the program starts, but its calls into " + h.d->in_sentence + " fail (" +
+                            (h.d->id == library::cudnn ? "CUDNN_STATUS_NOT_INITIALIZED" : "cudaErrorSharedObjectInitFailed") +
+                            ") and cushim::explain() says why",
+                        fix});
+  return p;
+}
+
+inline void examine_programs(const context& ctx, machine::findings& f) {
+  if (!ctx.opts.use_process_environment) return;  // cushim's search reads this process's environment
+  std::vector<header_release> releases = header_releases(ctx, f);
+  for (const library_descriptor* d : {&descriptor_of(library::cudnn), &descriptor_of(library::cudart)}) {
+    std::string own = version_text(*d, d->compiled_version);
+    bool listed = false;
+    for (const header_release& h : releases) listed = listed || (h.d == d && leading_parts(h.version, 3) == own);
+    if (!listed) releases.push_back({d, own, "cushim-doctor's own headers", {"cushim-doctor's own build"}});
+  }
+  int cuda_major = program_cuda_major(f);
+  for (const header_release& h : releases) f.programs.push_back(examine_program(f, h, cuda_major));
+}
+
+}  // namespace discovery
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
