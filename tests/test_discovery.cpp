@@ -4,6 +4,10 @@
 // minimum driver explain() names.
 #include <doctest/doctest.h>
 
+// Discovery names the libraries by cushim's own descriptors, which come with its implementation.
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/status.hpp>
+
 #include "machine/discover.hpp"
 #include <sys/stat.h>
 #include <unistd.h>

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/command_output.hpp"
+#include "support/doctor_reports.hpp"
 #include "support/fake_machine.hpp"
 #include "support/opt_in_headers.hpp"  // the doctor's opt-ins (tests/CMakeLists.txt): their versions
 #include "support/process.hpp"
@@ -103,29 +104,6 @@ std::string line_starting(const std::string& text, const std::string& prefix) {
   return text.substr(start, text.find('\n', start) - start);
 }
 
-// Every scalar of a JSON document as "path=value" lines (value as JSON, lists with ".length"),
-// by Python's json module: a document it cannot parse makes the script fail.
-const char* flatten_json = R"(import json, sys
-def walk(prefix, v):
-    if isinstance(v, dict):
-        for k, x in v.items(): walk(prefix + "." + k if prefix else k, x)
-    elif isinstance(v, list):
-        print(prefix + ".length=%d" % len(v))
-        for i, x in enumerate(v): walk("%s[%d]" % (prefix, i), x)
-    else:
-        print(prefix + "=" + json.dumps(v))
-walk("", json.load(open(sys.argv[1], encoding="utf-8")))
-)";
-
-key_values parsed_json(const std::string& json_text) {
-  temp_tree tree;
-  std::string file = tree.write_file("report.json", json_text);
-  process_result r = run(CUSHIM_PYTHON, {"-c", flatten_json, file});
-  INFO("python: " << r.err);
-  REQUIRE(r.exit_code == 0);
-  return parse_key_values(r.out);
-}
-
 // The members the doctor adds beside "cushim", by object (docs/doctor.md, "cushim-doctor": `--json`).
 const std::vector<std::pair<std::string, std::vector<std::string>>> doctor_fields = {
     {"driver", {"version", "kernel_module_version", "why", "fix"}},
@@ -134,20 +112,6 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> doctor_field
     {"gpus", {"length"}},
     {"cudnn_create", {"ran", "ok", "status", "status_value", "cudnn_message", "why", "fix"}},
     {"verdict", {"exit_code", "name", "text"}}};
-
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-// The "key: value" lines of a --record file.
-key_values record_lines(const std::string& path) {
-  std::ifstream in(path);
-  key_values kv;
-  for (std::string line; std::getline(in, line);) {
-    std::size_t colon = line.find(": ");
-    if (colon != std::string::npos && line[0] != '#')
-      kv.items.emplace_back(line.substr(0, colon), line.substr(colon + 2));
-  }
-  return kv;
-}
 
 // Every example program of this build: the cuDNN ones and, opted in, nvrtc_saxpy.
 std::vector<std::string> example_programs() {
@@ -254,28 +218,28 @@ TEST_CASE("--json: cushim's explain_json() under \"cushim\", the doctor's checks
   key_values json = parsed_json(r.out);
   CHECK(json.get("doctor_schema") == "1");
   CHECK(json.get("cushim.schema") == "1");
-  CHECK(json.get("cushim.libraries[0].library") == quoted("cudart"));
-  CHECK(json.get("cushim.libraries[1].library") == quoted("cudnn"));
+  CHECK(json.get("cushim.libraries[0].library") == as_json("cudart"));
+  CHECK(json.get("cushim.libraries[1].library") == as_json("cudnn"));
   CHECK(json.get("cushim.libraries[1].available") == "true");
   CHECK(json.get("cushim.libraries[1].version") == std::to_string(CUDNN_VERSION));
-  CHECK(json.get("cushim.libraries[1].path") == quoted(ldconfig_path_of(cudnn_file)));
+  CHECK(json.get("cushim.libraries[1].path") == as_json(ldconfig_path_of(cudnn_file)));
   for (const auto& [object, members] : doctor_fields) {
     for (const std::string& member : members) {
       std::string key = object + "." + member;
       CHECK_MESSAGE(json.has(key), key);
     }
   }
-  CHECK(json.get("dependencies[0].file_name") == quoted(CUSHIM_CUDART_FILE));  // every library in use, in order
-  CHECK(json.get("dependencies[1].file_name") == quoted(cudnn_file));
+  CHECK(json.get("dependencies[0].file_name") == as_json(CUSHIM_CUDART_FILE));  // every library in use, in order
+  CHECK(json.get("dependencies[1].file_name") == as_json(cudnn_file));
   CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
   if (has_driver) return;
   CHECK(json.get("cushim.driver.found") == "false");
-  CHECK(json.get("gpu_query.call") == quoted("cudaGetDeviceCount"));
-  CHECK(json.get("gpu_query.error") == quoted("cudaErrorInsufficientDriver"));
+  CHECK(json.get("gpu_query.call") == as_json("cudaGetDeviceCount"));
+  CHECK(json.get("gpu_query.error") == as_json("cudaErrorInsufficientDriver"));
   CHECK(json.get("gpus.length") == "0");
   CHECK(json.get("cudnn_create.ok") == "false");
-  CHECK(json.get("cudnn_create.status") == quoted("CUDNN_STATUS_NOT_INITIALIZED"));
-  CHECK(json.get("verdict.name") == quoted("usable_with_warnings"));
+  CHECK(json.get("cudnn_create.status") == as_json("CUDNN_STATUS_NOT_INITIALIZED"));
+  CHECK(json.get("verdict.name") == as_json("usable_with_warnings"));
   CHECK(r.exit_code == 2);
 }
 
@@ -284,12 +248,12 @@ TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verd
   process_result r = run(doctor, {"--json"}, with_cudnn_at(empty.root()));
   key_values json = parsed_json(r.out);
   CHECK(json.get("cushim.libraries[1].available") == "false");
-  CHECK(json.get("cushim.libraries[1].code") == quoted("override_failed"));
+  CHECK(json.get("cushim.libraries[1].code") == as_json("override_failed"));
   CHECK(json.get("dependencies.length") == std::to_string(1 + opt_in_files));  // the runtime's and the opt-ins
-  CHECK(json.get("dependencies[0].file_name") == quoted(CUSHIM_CUDART_FILE));
+  CHECK(json.get("dependencies[0].file_name") == as_json(CUSHIM_CUDART_FILE));
   CHECK(json.get("cudnn_create.ran") == "false");
   CHECK(json.get("verdict.exit_code") == "1");
-  CHECK(json.get("verdict.name") == quoted("unavailable"));
+  CHECK(json.get("verdict.name") == as_json("unavailable"));
   CHECK(r.exit_code == 1);
 }
 
@@ -532,10 +496,10 @@ TEST_CASE("a candidate that crashes, hangs or exits does not take the doctor dow
     process_result r = run(doctor, {"--json"}, env);
     INFO(r.out << r.err);
     key_values json = parsed_json(r.out);
-    CHECK(json.get("cushim.libraries[1].attempts[0].outcome") == quoted("crashed"));
+    CHECK(json.get("cushim.libraries[1].attempts[0].outcome") == as_json("crashed"));
     CHECK(json.get("cushim.libraries[1].attempts[0].detail") ==
-          quoted(how + ", in a child process (probe_in_child); never loaded in this one"));
-    CHECK(json.get("cushim.libraries[1].path") == quoted(ldconfig_path_of(cudnn_file)));  // the search went on
+          as_json(how + ", in a child process (probe_in_child); never loaded in this one"));
+    CHECK(json.get("cushim.libraries[1].path") == as_json(ldconfig_path_of(cudnn_file)));  // the search went on
     CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
     if (!has_driver) CHECK(r.exit_code == 2);
   }
@@ -759,10 +723,10 @@ TEST_CASE("discovery: the toolkits and Python environments after the doctor's ow
   std::sort(text_problems.begin(), text_problems.end());
   std::sort(json_problems.begin(), json_problems.end());
   CHECK(text_problems == json_problems);
-  CHECK(json.get("discovery.toolkits[0].path") == quoted(m.path("usr/local/cuda-12.4")));
+  CHECK(json.get("discovery.toolkits[0].path") == as_json(m.path("usr/local/cuda-12.4")));
   CHECK(json.get("discovery.toolkits[0].cudnn[0].built_for_cuda_major") == "11");
-  CHECK(json.get("discovery.environments[0].frameworks[0].loads[0].version") == quoted("9.1.0.70"));
-  CHECK(json.get("discovery.environments[1].frameworks[0].build") == quoted("cpu"));
+  CHECK(json.get("discovery.environments[0].frameworks[0].loads[0].version") == as_json("9.1.0.70"));
+  CHECK(json.get("discovery.environments[1].frameworks[0].build") == as_json("cpu"));
   CHECK(json.get("verdict.exit_code") == "2");
   CHECK(j.exit_code == 2);
 }

@@ -110,7 +110,9 @@ inline std::vector<found_file> find_library_files(const std::vector<located_fold
         continue;
       }
       found_file found{named, {}, id};
-      found.copy.library = named.sublibrary.empty() ? named.d->display_name : "";
+      found.copy.library = !named.sublibrary.empty() ? ""
+                           : named.d->reports_driver ? "NVIDIA driver"
+                                                     : named.d->display_name;
       found.copy.key = named.d->key;
       found.copy.major = named.major;
       found.copy.path = path;

@@ -29,20 +29,22 @@ struct wheel_library {
 // jax_plugins/cuda/__init__.py, _load_nvidia_libraries (jax 0.4.31 and later): the wheels first, then
 // XLA's own loads by name find what is not loaded.
 constexpr wheel_library jax_libraries[] = {
-    {12, "cuda_runtime", "libcudart.so.12"}, {12, "cuda_nvrtc", "libnvrtc.so.12"}, {12, "cublas", "libcublas.so.12"},
-    {12, "cublas", "libcublasLt.so.12"},     {12, "cusparse", "libcusparse.so.12"}, {12, "cusolver", "libcusolver.so.11"},
-    {12, "cufft", "libcufft.so.11"},         {12, "cudnn", "libcudnn.so.9"},      {13, "cu13", "libcudart.so.13"},
-    {13, "cu13", "libnvrtc.so.13"},          {13, "cu13", "libcublas.so.13"},     {13, "cu13", "libcublasLt.so.13"},
-    {13, "cu13", "libcusparse.so.12"},       {13, "cu13", "libcusolver.so.12"},   {13, "cu13", "libcufft.so.12"},
-    {13, "cudnn", "libcudnn.so.9"}};
+    {12, "cuda_runtime", "libcudart.so.12"}, {12, "cuda_nvrtc", "libnvrtc.so.12"},
+    {12, "cublas", "libcublas.so.12"},       {12, "cublas", "libcublasLt.so.12"},
+    {12, "cusparse", "libcusparse.so.12"},   {12, "cusolver", "libcusolver.so.11"},
+    {12, "cufft", "libcufft.so.11"},         {12, "cudnn", "libcudnn.so.9"},
+    {13, "cu13", "libcudart.so.13"},         {13, "cu13", "libnvrtc.so.13"},
+    {13, "cu13", "libcublas.so.13"},         {13, "cu13", "libcublasLt.so.13"},
+    {13, "cu13", "libcusparse.so.12"},       {13, "cu13", "libcusolver.so.12"},
+    {13, "cu13", "libcufft.so.12"},          {13, "cudnn", "libcudnn.so.9"}};
 
 // CuPy 14 through cuda.pathfinder (load_nvidia_dynamic_lib: the site-packages wheels, then the
 // system loader by name): what a matmul and a kernel compiled at run time load; its CUDA runtime is
 // linked into it.
 constexpr wheel_library cupy_libraries[] = {
-    {11, "cublas", "libcublas.so.11"},   {11, "cublas", "libcublasLt.so.11"}, {11, "cuda_nvrtc", "libnvrtc.so.11.2"},
-    {12, "cublas", "libcublas.so.12"},   {12, "cublas", "libcublasLt.so.12"}, {12, "cuda_nvrtc", "libnvrtc.so.12"},
-    {13, "cu13", "libcublas.so.13"},     {13, "cu13", "libcublasLt.so.13"},   {13, "cu13", "libnvrtc.so.13"}};
+    {11, "cublas", "libcublas.so.11"}, {11, "cublas", "libcublasLt.so.11"}, {11, "cuda_nvrtc", "libnvrtc.so.11.2"},
+    {12, "cublas", "libcublas.so.12"}, {12, "cublas", "libcublasLt.so.12"}, {12, "cuda_nvrtc", "libnvrtc.so.12"},
+    {13, "cu13", "libcublas.so.13"},   {13, "cu13", "libcublasLt.so.13"},   {13, "cu13", "libnvrtc.so.13"}};
 
 struct framework_spec {
   const char* name;               // "torch": how the report names it

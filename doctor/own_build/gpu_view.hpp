@@ -57,13 +57,14 @@ inline gpu_view see_gpus(const findings& f) {
     v.why_not = "the driver's load by name would wait forever on the FIFO " + d.blocked_by;
     v.fix = "remove " + d.blocked_by;
   } else if (!f.driver.help.why.empty()) {
-    v.why_not = "the driver library (" + d.version + ") and the loaded kernel module (" + f.driver.kernel_module_version +
-                ") differ";
+    v.why_not = "the driver library (" + d.version + ") and the loaded kernel module (" +
+                f.driver.kernel_module_version + ") differ";
     v.fix = f.driver.help.fix;
   } else if (v.gpus.empty()) {
     v.why_not = f.nvml.found && !f.nvml.error.empty() ? "the driver's NVML cannot list the GPUs: " + f.nvml.error
                                                       : "the driver sees no GPU";
-    v.fix = "check that nvidia-smi lists the GPU; unset or correct CUDA_VISIBLE_DEVICES; in a container, pass --gpus all";
+    v.fix =
+        "check that nvidia-smi lists the GPU; unset or correct CUDA_VISIBLE_DEVICES; in a container, pass --gpus all";
   }
   v.usable = v.why_not.empty();
   return v;

@@ -101,8 +101,9 @@ inline std::string json_report(const findings& f, const verdict& v) {
     });
     append_json_array(root.raw("inventory"), f.machine.copies,
                       [&](const cushim::machine::library_copy& c) { cushim::detail::discovery::copy_json(out, c); });
-    append_json_array(root.raw("programs"), f.machine.programs,
-                      [&](const cushim::machine::cushim_program& p) { cushim::detail::discovery::program_json(out, p); });
+    append_json_array(root.raw("programs"), f.machine.programs, [&](const cushim::machine::cushim_program& p) {
+      cushim::detail::discovery::program_json(out, p);
+    });
     root.raw("cushim") += cushim::explain_json();
     driver_json(root.raw("driver"), f.driver);
     nvml_json(root.raw("nvml"), f.nvml);

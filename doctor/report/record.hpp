@@ -117,8 +117,9 @@ inline std::string sublibrary_version(const findings& f, const cushim::status& s
 
 inline std::string stack_record(const stack& s) {
   return s.kind + ": " + stack_label(s) + ": " +
-         (s.uses_gpu ? "uses the GPU" + (s.cudnn.empty() ? std::string() : " with " + s.cudnn)
-                     : s.problems.empty() ? std::string("does not use the GPU") : s.problems.front().what);
+         (s.uses_gpu           ? "uses the GPU" + (s.cudnn.empty() ? std::string() : " with " + s.cudnn)
+          : s.problems.empty() ? std::string("does not use the GPU")
+                               : s.problems.front().what);
 }
 
 inline std::string record_text(const findings& f, const verdict& v) {

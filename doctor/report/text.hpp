@@ -101,7 +101,8 @@ inline std::string verdict_line(const verdict& v) {
 inline std::string answer_text(const verdict& v) {
   std::string out = v.headline + "\n";
   for (const labelled_problem& p : v.problems) {
-    out += "  " + p.of + ": " + p.what.what + "\n";
+    bool names_itself = p.what.what.compare(0, p.of.size(), p.of) == 0;  // "programs built with ... refuse ..."
+    out += "  " + (names_itself ? p.what.what : p.of + ": " + p.what.what) + "\n";
     if (!p.what.fix.empty()) out += "    fix: " + p.what.fix + "\n";
   }
   if (!v.gpu.usable) out += "  fix: " + v.gpu.fix + "\n";

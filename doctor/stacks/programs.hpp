@@ -30,6 +30,7 @@ struct header_release {
   std::string version;  // "9.19.0", "13.0"
   std::string header;   // the first file it was read from
   std::vector<std::string> from;
+  int cuda_major = 0;  // a toolkit's headers build for that toolkit's CUDA; 0: the machine's
 };
 
 // "13.0" from CUDART_VERSION 13000; "9.19.0" from cudnn_version.h's three defines. Empty when the
@@ -47,14 +48,14 @@ inline std::string header_release_of(const library_descriptor& d, const std::str
 }
 
 inline void add_header(std::vector<header_release>& found, const library_descriptor& d, const std::string& header,
-                       const std::string& from) {
+                       const std::string& from, int cuda_major = 0) {
   if (platform::check_path(header).kind != platform::path_kind::file) return;
   std::string version = header_release_of(d, header);
   if (version.empty()) return;
   for (header_release& h : found) {
     if (h.d == &d && h.version == version) return add_unique(h.from, from);
   }
-  found.push_back({&d, version, header, {from}});
+  found.push_back({&d, version, header, {from}, cuda_major});
 }
 
 // The folders programs are built against: the toolkits', the build variables', the system's, the
@@ -64,9 +65,10 @@ inline std::vector<header_release> header_releases(const context& ctx, const mac
   const library_descriptor& cudart = descriptor_of(library::cudart);
   std::vector<header_release> found;
   for (const machine::toolkit& t : f.toolkits) {
+    int major = cuda_minor_key(t.version) / 100;
     for (const std::string& dir : platform::toolkit_header_dirs(t.path)) {
-      add_header(found, cudart, join_path(dir, "cuda_runtime_api.h"), "the toolkit " + t.path);
-      add_header(found, cudnn, join_path(dir, "cudnn_version.h"), "the toolkit " + t.path);
+      add_header(found, cudart, join_path(dir, "cuda_runtime_api.h"), "the toolkit " + t.path, major);
+      add_header(found, cudnn, join_path(dir, "cudnn_version.h"), "the toolkit " + t.path, major);
     }
   }
   for (const machine::cudnn_install& c : f.cudnn) {
@@ -119,9 +121,10 @@ inline bool serves(const library_descriptor& d, const std::string& version, cons
   return got[0] == want[0] && (got[1] >= want[1] || d.older_minor_works);
 }
 
-// "cuDNN 9.14.0", "the CUDA runtime 13.0".
+// "cuDNN 9.14.0", "the CUDA runtime 13.0": a release as its headers count it (a package's fourth
+// number, the build, left out).
 inline std::string named_release(const library_descriptor& d, const std::string& version) {
-  return std::string(d.in_sentence) + " " + version;
+  return std::string(d.in_sentence) + " " + leading_parts(version, d.version_has_patch ? 3 : 2);
 }
 
 // What a program built with `h` would do with the candidate at `path`: "" when it would load it,
@@ -144,7 +147,7 @@ inline std::string screen_candidate(const machine::findings& f, const header_rel
 
 // The copies of the inventory that serve programs built with `h` (newest first).
 inline std::vector<const machine::library_copy*> serving_copies(const machine::findings& f, const header_release& h,
-                                                                 int cuda_major) {
+                                                                int cuda_major) {
   std::vector<const machine::library_copy*> found;
   for (const machine::library_copy& c : f.copies) {
     if (c.key != h.d->key || c.library.find('(') != std::string::npos || c.version.empty()) continue;
@@ -179,7 +182,9 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
   p.this_program = leading_parts(h.version, 3) == version_text(*h.d, h.d->compiled_version);
   std::vector<int> parts;
   version_numbers(h.version + ".0", parts);
-  search_target target = target_for(*h.d, parts[0], h.d->id == library::cudart ? parts[0] : cuda_major);
+  if (h.d->id == library::cudart) cuda_major = parts[0];
+  if (h.cuda_major) cuda_major = h.cuda_major;
+  search_target target = target_for(*h.d, parts[0], cuda_major);
   std::vector<std::string> no_dirs;
   search_inputs in{&no_dirs, true, "", ""};
   std::string first_refused, first_refused_by;
@@ -196,15 +201,16 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
       break;
     }
     if (first_refused.empty()) first_refused = c.path, first_refused_by = rule_of(c);
-    p.refused.push_back(c.path + " (" + (version.empty() ? std::string(h.d->display_name) : h.d->display_name + (" " + version)) +
+    p.refused.push_back(c.path + " (" +
+                        (version.empty() ? std::string(h.d->display_name) : h.d->display_name + (" " + version)) +
                         "): " + why);
   }
   std::vector<const machine::library_copy*> usable = serving_copies(f, h, cuda_major);
   std::string setting;
   if (!usable.empty()) {
     const machine::library_copy& u = *usable.front();
-    setting = "set CUSHIM_SEARCH_PATH=" + parent_dir(u.path) + " (or options.search_dirs) to load " +
-              named_release(*h.d, u.version) + " there (" + u.owner + ")";
+    setting = "set CUSHIM_SEARCH_PATH=" + parent_dir(u.path) + " (or options.search_dirs): it holds " +
+              named_release(*h.d, u.version) + ", of " + u.owner;
   }
   if (!p.loads.empty()) {
     if (!p.refused.empty()) p.notes.push_back("it passes over " + joined(p.refused) + " first");
@@ -216,11 +222,11 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
       p.notes.push_back("in a plain environment " + programs + " find no " + h.d->display_name + " " +
                         std::to_string(parts[0]) + ": " + setting);
     } else {
-      p.problems.push_back({"cushim_program_no_library",
-                            programs + " find no " + h.d->display_name + " " + std::to_string(parts[0]) +
-                                " on this machine",
-                            h.header, "no copy on this machine is of that major and at least that release",
-                            "install " + named_release(*h.d, h.version) + " or a newer minor of the same major"});
+      p.problems.push_back(
+          {"cushim_program_no_library",
+           programs + " find no " + h.d->display_name + " " + std::to_string(parts[0]) + " on this machine", h.header,
+           "no copy on this machine is of that major and at least that release",
+           "install " + named_release(*h.d, h.version) + " or a newer minor of the same major"});
     }
     return p;
   }
@@ -229,15 +235,16 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
   std::string fix = setting;
   if (!upgrade.empty()) fix += (fix.empty() ? "" : "; or ") + upgrade;
   if (fix.empty()) fix = "install " + named_release(*h.d, h.version) + " or a newer minor of the same major";
-  p.problems.push_back({"cushim_program_refuses",
-                        programs + " refuse " + first_refused + ", the first " + h.d->display_name +
-                            " their search meets (" + first_refused_by + "), and load none",
-                        first_refused,
-                        "in a plain environment cushim's search meets " + joined(p.refused) +
-                            "; the program starts, but its calls into " + h.d->in_sentence + " fail (" +
-                            (h.d->id == library::cudnn ? "CUDNN_STATUS_NOT_INITIALIZED" : "cudaErrorSharedObjectInitFailed") +
-                            ") and cushim::explain() says why",
-                        fix});
+  p.problems.push_back(
+      {"cushim_program_refuses",
+       programs + " refuse " + first_refused + " (" + first_refused_by + "), the first " + h.d->display_name +
+           " their search meets, and load none",
+       first_refused,
+       "in a plain environment cushim's search meets " + joined(p.refused) +
+           "; the program starts, but its calls into " + h.d->in_sentence + " fail (" +
+           (h.d->id == library::cudnn ? "CUDNN_STATUS_NOT_INITIALIZED" : "cudaErrorSharedObjectInitFailed") +
+           ") and cushim::explain() says why",
+       fix});
   return p;
 }
 

@@ -19,13 +19,13 @@ namespace doctor {
 namespace machine = cushim::machine;
 
 struct stack {
-  std::string kind;      // "framework", "toolkit", "cushim program"
-  std::string name;      // "torch 2.11.0+cu130", "the CUDA 13.0 toolkit", "programs built with cuDNN 9.19.0's headers"
-  std::string where;     // its environment's, toolkit's or headers' folder
-  std::string group;     // frameworks: the environment they share, which the headline names once
+  std::string kind;   // "framework", "toolkit", "cushim program"
+  std::string name;   // "torch 2.11.0+cu130", "the CUDA 13.0 toolkit", "programs built with cuDNN 9.19.0's headers"
+  std::string where;  // its environment's, toolkit's or headers' folder
+  std::string group;  // frameworks: the environment they share, which the headline names once
   bool named_by_python = false;  // its environment was given with --python
   bool uses_gpu = false;
-  std::string cudnn;     // "cuDNN 9.19.0 from the wheel": the cuDNN it loads; empty when none
+  std::string cudnn;  // "cuDNN 9.19.0 from the wheel": the cuDNN it loads; empty when none
   std::vector<machine::problem> problems;
   std::vector<std::string> notes;
 };
@@ -41,11 +41,11 @@ inline stack make_stack(std::string kind, std::string name, std::string where) {
 // The problems that stop a stack from using the GPU; the others (a pinned wheel of another
 // release, a copy shadowed by LD_LIBRARY_PATH) leave it working, with a risk.
 inline bool blocks_gpu(const machine::problem& p) {
-  for (const char* code : {"cpu_only_build", "rocm_build", "framework_files_missing", "import_fails",
-                           "framework_library_not_found", "driver_too_old", "gpu_too_old", "gpu_not_built_for",
-                           "cudnn_sublibrary_not_found", "cudnn_mixed_releases", "by_name_load_fails",
-                           "cudnn_unsupported_gpu", "cudnn_other_cuda", "known_bad_release", "cushim_program_refuses",
-                           "cushim_program_no_library", "own_load_differs", "own_load_fails"}) {
+  for (const char* code :
+       {"cpu_only_build", "rocm_build", "framework_files_missing", "import_fails", "framework_library_not_found",
+        "driver_too_old", "gpu_too_old", "gpu_not_built_for", "cudnn_sublibrary_not_found", "cudnn_mixed_releases",
+        "by_name_load_fails", "cudnn_unsupported_gpu", "cudnn_other_cuda", "known_bad_release",
+        "cushim_program_refuses", "cushim_program_no_library", "own_load_differs", "own_load_fails"}) {
     if (p.code == code) return true;
   }
   return false;
@@ -92,7 +92,8 @@ inline machine::library_copy* copy_at(machine::findings& m, const std::string& p
 inline std::string cudnn_in_short(machine::findings& m, const std::string& path, const std::string& version) {
   machine::library_copy* c = copy_at(m, path);
   std::string v = version.empty() && c ? c->version : version;
-  return "cuDNN " + cushim::detail::discovery::leading_parts(v, 3) + (c ? " from " + owner_in_short(*c) : std::string());
+  return "cuDNN " + cushim::detail::discovery::leading_parts(v, 3) +
+         (c ? " from " + owner_in_short(*c) : std::string());
 }
 
 inline void framework_stacks(machine::findings& m, const gpu_view& gpu, std::vector<stack>& stacks) {
@@ -119,7 +120,8 @@ inline void framework_stacks(machine::findings& m, const gpu_view& gpu, std::vec
 
 inline void toolkit_stacks(machine::findings& m, const gpu_view& gpu, std::vector<stack>& stacks) {
   for (const machine::toolkit& t : m.toolkits) {
-    stack s = make_stack("toolkit", "the CUDA " + (t.version.empty() ? std::string() : t.version + " ") + "toolkit", t.path);
+    stack s =
+        make_stack("toolkit", "the CUDA " + (t.version.empty() ? std::string() : t.version + " ") + "toolkit", t.path);
     s.problems = t.problems;
     s.uses_gpu = gpu.usable && !blocked(s.problems);
     for (const machine::cudnn_install& c : t.cudnn) {
@@ -139,7 +141,8 @@ inline void check_own_loads(const findings& f, const gpu_view& gpu, const machin
   bool said_loads = !p.loads.empty(), loads = st.code == cushim::error_code::ok;
   if (said_loads && !loads) {
     s.problems.push_back({"own_load_differs",
-                          "the files say " + p.loads + " serves these programs, but this doctor's own load of it fails (" +
+                          "the files say " + p.loads +
+                              " serves these programs, but this doctor's own load of it fails (" +
                               cushim::to_string(st.code) + ")",
                           p.loads, "cushim::explain() below says why, as the programs' own explain() would",
                           "fix what the ERROR of " + std::string(diag::display_name(st.lib)) + " below says"});
@@ -161,22 +164,25 @@ inline void check_own_loads(const findings& f, const gpu_view& gpu, const machin
                           f.gpus.help.why, f.gpus.help.fix});
   }
   if (p.key == "cudnn" && f.create.ran && f.create.status != CUDNN_STATUS_SUCCESS) {
-    s.problems.push_back({"cudnn_create_fails", "cudnnCreate returns " + f.create.status_name + " in this doctor", st.path,
-                          f.create.help.why, f.create.help.fix});
+    s.problems.push_back({"cudnn_create_fails", "cudnnCreate returns " + f.create.status_name + " in this doctor",
+                          st.path, f.create.help.why, f.create.help.fix});
   }
 }
 
 inline void program_stacks(const findings& f, machine::findings& m, const gpu_view& gpu, std::vector<stack>& stacks) {
   for (const machine::cushim_program& p : m.programs) {
-    stack s = make_stack("cushim program", "programs built with cushim and " + p.library + " " + p.headers_version + "'s headers",
+    stack s = make_stack("cushim program",
+                         "programs built with cushim and " + p.library + " " + p.headers_version + "'s headers",
                          joined(p.headers_from));
     s.problems = p.problems;
     s.notes = p.notes;
     if (p.this_program) check_own_loads(f, gpu, p, s);
     s.uses_gpu = gpu.usable && !p.loads.empty() && !blocked(s.problems);
-    if (machine::library_copy* c = copy_at(m, p.loads)) {
-      cushim::detail::discovery::add_unique(c->used_by, "programs built with cushim and " + p.library + " " +
-                                                            p.headers_version + "'s headers");
+    if (machine::library_copy* c = copy_at(m, p.loads)) cushim::detail::discovery::add_unique(c->used_by, s.name);
+    for (const std::string& refused : p.refused) {
+      if (machine::library_copy* c = copy_at(m, refused.substr(0, refused.find(" (")))) {
+        cushim::detail::discovery::add_unique(c->used_by, s.name + ", which refuse it");
+      }
     }
     if (p.key == "cudnn" && !p.loads.empty()) s.cudnn = cudnn_in_short(m, p.loads, p.loads_version);
     stacks.push_back(std::move(s));

@@ -95,10 +95,12 @@ inline verdict decide(findings& f) {
   if (!any_works || python_broken) {
     v.exit_code = exit_no_gpu;
     v.name = "no_gpu";
-    v.text = python_broken ? broken_python + ", which --python names, cannot use the GPU: " + v.problems.front().what.what
-                           : v.headline + ": each has a problem (above)";
+    v.text = python_broken
+                 ? broken_python + ", which --python names, cannot use the GPU: " + v.problems.front().what.what
+                 : v.headline + ": each has a problem (above)";
     for (const labelled_problem& p : v.problems) {
-      if (python_broken && p.of == broken_python) v.text = broken_python + ", which --python names, cannot use the GPU: " + p.what.what;
+      if (python_broken && p.of == broken_python)
+        v.text = broken_python + ", which --python names, cannot use the GPU: " + p.what.what;
     }
     return v;
   }

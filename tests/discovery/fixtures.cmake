@@ -8,8 +8,11 @@ set(CUSHIM_DISCOVERY_FIXTURES "")
 
 # cushim_discovery_library(<target> <folder> <file> [RUNPATH <text>] [LINKS <targets...>] [DEFINES <defines...>])
 function(cushim_discovery_library target folder file)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "" "RUNPATH" "LINKS;DEFINES")
-  add_library(${target} SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/fake_library.c)
+  cmake_parse_arguments(PARSE_ARGV 3 arg "" "RUNPATH;SOURCE" "LINKS;DEFINES")
+  if(NOT arg_SOURCE)
+    set(arg_SOURCE fake_library.c)
+  endif()
+  add_library(${target} SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/${arg_SOURCE})
   if(file MATCHES "^lib([a-zA-Z0-9_-]+)(\\..*)$")
     set_target_properties(${target} PROPERTIES PREFIX "lib" OUTPUT_NAME ${CMAKE_MATCH_1} SUFFIX ${CMAKE_MATCH_2})
   else()
@@ -80,3 +83,47 @@ cushim_discovery_library(disc_tensorflow tensorflow _pywrap_tensorflow_internal.
 
 # A driver that supports CUDA up to 11.8 (a 520 driver), for the doctor's own driver check.
 cushim_discovery_library(disc_driver_cuda118 driver_cuda118 libcuda.so.1 DEFINES FAKE_DRIVER_VERSION=11080)
+
+# --- The machine of gpu-machine-2026-12-04.md (an H200, driver 580.159.04, CUDA 13.0), for the
+# doctor's verdict on a healthy GPU machine without a GPU: its driver and NVML (one H200), the
+# toolkit's runtime (answers as a real one does there: one GPU), the distribution's cuDNN 9.14.0 and
+# the nvidia-cudnn-cu13 9.19.0.56 wheel (a cudnnCreate that succeeds), the CUDA 13 wheels' libraries,
+# torch 2.11.0+cu130, JAX's CUDA 13 plugin and onnxruntime-gpu, each with its wheel's RUNPATH.
+cushim_discovery_library(disc_driver_cuda130 driver_cuda130 libcuda.so.1 DEFINES FAKE_DRIVER_VERSION=13000)
+cushim_discovery_library(disc_nvml_h200 driver_cuda130 libnvidia-ml.so.1 SOURCE fake_nvml.c DEFINES FAKE_NVML_H200)
+cushim_discovery_library(disc_gpu_runtime13 gpu_runtime13 libcudart.so.13 SOURCE fake_gpu_runtime.c
+  DEFINES FAKE_CUDART_VERSION=13000 FAKE_GPU_NAME="NVIDIA H200" FAKE_GPU_MAJOR=9 FAKE_GPU_MINOR=0
+  FAKE_GPU_MEMORY=150754820096ULL)
+target_include_directories(disc_gpu_runtime13 SYSTEM PRIVATE ${CUSHIM_CUDA_INCLUDE_DIR})
+foreach(_release 14 19)
+  math(EXPR _word "0x090000 + ${_release} * 256" OUTPUT_FORMAT HEXADECIMAL)
+  cushim_discovery_library(disc_cudnn9_${_release} cudnn9_${_release} libcudnn.so.9 RUNPATH "\$ORIGIN"
+    DEFINES FAKE_CUDNN_VERSION=9${_release}00 FAKE_CUDART_OF_CUDNN=13000)
+  foreach(_sub graph ops cnn adv heuristic engines_precompiled engines_runtime_compiled)
+    set(_defines "")
+    if(_sub STREQUAL "graph")
+      set(_defines FAKE_SUBLIB_VERSION_SYMBOL=cudnn_graph_version FAKE_SUBLIB_VERSION=${_word})
+    elseif(_sub STREQUAL "ops" OR _sub STREQUAL "adv")
+      set(_defines FAKE_SUBLIB_VERSION_SYMBOL=cudnn_${_sub}_infer_version FAKE_SUBLIB_VERSION=${_word})
+    endif()
+    cushim_discovery_library(disc_cudnn9_${_release}_${_sub} cudnn9_${_release} libcudnn_${_sub}.so.9
+      RUNPATH "\$ORIGIN:\$ORIGIN/../../cublas/lib:\$ORIGIN/../../cuda_nvrtc/lib:\$ORIGIN/../../cu13/lib" DEFINES ${_defines})
+  endforeach()
+endforeach()
+cushim_discovery_library(disc_cublaslt13 cuda13 libcublasLt.so.13)
+cushim_discovery_library(disc_cublas13 cuda13 libcublas.so.13 RUNPATH "\$ORIGIN" LINKS disc_cublaslt13)
+cushim_discovery_library(disc_nvrtc13 cuda13 libnvrtc.so.13)
+cushim_discovery_library(disc_nvrtc_builtins13 cuda13 libnvrtc-builtins.so.13.0)
+cushim_discovery_library(disc_nvjitlink13 cuda13 libnvJitLink.so.13)
+cushim_discovery_library(disc_cufft12 cuda13 libcufft.so.12)
+cushim_discovery_library(disc_curand10 cuda13 libcurand.so.10)
+cushim_discovery_library(disc_cusparse12 cuda13 libcusparse.so.12 RUNPATH "\$ORIGIN" LINKS disc_nvjitlink13)
+cushim_discovery_library(disc_cusolver12 cuda13 libcusolver.so.12 RUNPATH "\$ORIGIN"
+  LINKS disc_nvjitlink13 disc_cusparse12 disc_cublas13 disc_cublaslt13)
+cushim_discovery_library(disc_torch_cu130_wheels torch_cu130_wheels libtorch_cuda.so
+  RUNPATH "\$ORIGIN/../../nvidia/cu13/lib:\$ORIGIN/../../nvidia/cudnn/lib:\$ORIGIN"
+  LINKS disc_cudnn9 disc_cudart13 disc_cublas13)
+cushim_discovery_library(disc_jax_cuda13 jax_cuda13 xla_cuda_plugin.so)
+cushim_discovery_library(disc_ort_cu13 onnxruntime_cu13 libonnxruntime_providers_cuda.so
+  RUNPATH "\$ORIGIN/../../nvidia/cu13/lib:\$ORIGIN/../../nvidia/cudnn/lib:\$ORIGIN"
+  LINKS disc_ort_shared disc_cudnn9 disc_cudart13 disc_cublas13)

@@ -127,14 +127,14 @@ class fake_machine {
   // An nvidia cuDNN 9 wheel: its library files in <site>/<lib_dir>, its dist-info and RECORD.
   // The files are the 9.1.0 fixtures; the wheel's RECORD says whose they are.
   void cudnn9_wheel(const std::string& site, const std::string& name, const std::string& version,
-                    const std::string& lib_dir, bool tensor_ir = true) const {
+                    const std::string& lib_dir, bool tensor_ir = true, const std::string& fixture = "cudnn9") const {
     std::vector<std::string> files = {"libcudnn.so.9"};
     for (const std::string& sub : cudnn9_sublibraries) files.push_back("libcudnn_" + sub + ".so.9");
     if (tensor_ir) files.push_back("libcudnn_engines_tensor_ir.so.9");
     std::vector<std::string> record;
     for (const std::string& f : files) {
       std::filesystem::create_directories(site + "/" + lib_dir);
-      std::filesystem::copy_file(discovery_fixture("cudnn9", f), site + "/" + lib_dir + "/" + f);
+      std::filesystem::copy_file(discovery_fixture(fixture, f), site + "/" + lib_dir + "/" + f);
       record.push_back(lib_dir + "/" + f);
     }
     dist_info(site, name, version, {}, record);
@@ -177,7 +177,12 @@ class fake_machine {
                                      "      \"version\" : \"" +
                                      series + ".127\"\n   }\n}\n");
     executable(dir + "/bin/nvcc");
-    write(dir + "/include/cuda_runtime_api.h", "#define CUDART_VERSION 0\n");
+    write(dir + "/include/cuda_runtime_api.h", "#define CUDART_VERSION " + cudart_version(version) + "\n");
+    std::string major = series.substr(0, series.find('.'));
+    if (std::filesystem::exists(discovery_fixture("cuda" + major, "libcudart.so." + major))) {  // its runtime
+      copy(discovery_fixture("cuda" + major, "libcudart.so." + major), dir + "/lib64/libcudart.so." + series + ".127");
+      tree.symlink("libcudart.so." + series + ".127", dir + "/lib64/libcudart.so." + major);
+    }
     return path(dir);
   }
 
@@ -220,6 +225,12 @@ class fake_machine {
   }
 
  private:
+  // CUDART_VERSION of a toolkit release: "12.4.1" -> 12040.
+  static std::string cudart_version(const std::string& release) {
+    int major = std::atoi(release.c_str()), minor = std::atoi(release.c_str() + release.find('.') + 1);
+    return std::to_string(major * 1000 + minor * 10);
+  }
+
   // The C library every fixture library needs, where this machine's system folders have it: the
   // machine's own /lib stands for the fixtures' system, as on every real machine it is there.
   void link_c_library() const {

@@ -133,12 +133,9 @@ struct cuda_library_name {
   const char* prefix;
   const char* display;
 };
-constexpr cuda_library_name cuda_library_names[] = {{"libcudart.so.", "CUDA runtime"},
-                                                    {"libcudnn.so.", "cuDNN"},
-                                                    {"libcublas.so.", "cuBLAS"},
-                                                    {"libcublasLt.so.", "cuBLASLt"},
-                                                    {"libnvrtc.so.", "NVRTC"},
-                                                    {"libnvrtc-builtins.so.", "NVRTC builtins"}};
+constexpr cuda_library_name cuda_library_names[] = {
+    {"libcudart.so.", "CUDA runtime"}, {"libcudnn.so.", "cuDNN"}, {"libcublas.so.", "cuBLAS"},
+    {"libcublasLt.so.", "cuBLASLt"},   {"libnvrtc.so.", "NVRTC"}, {"libnvrtc-builtins.so.", "NVRTC builtins"}};
 
 // "cuDNN" for libcudnn.so.9; null for a file that is none of them.
 inline const char* cuda_library_display(const std::string& name) {

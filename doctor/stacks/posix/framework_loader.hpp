@@ -130,12 +130,12 @@ inline void simulate_wheel_libraries(const loader_input& in, discovery::found_fr
     }
   }
   if (!missing.empty()) {
-    fw.problems.push_back({"framework_library_not_found",
-                           fw.name + " " + fw.version + " finds no " + joined(missing), in.site.dir,
-                           fw.name + " loads " + missing.front() + " from its wheel's folder, else by name: it looked in " +
-                               joined(first_searched) + ", and its CUDA support does not start without it",
-                           "pip install --force-reinstall " + fw.distribution + "==" + fw.version +
-                               " with its CUDA wheels (" + found.spec->cuda_install + ")"});
+    fw.problems.push_back(
+        {"framework_library_not_found", fw.name + " " + fw.version + " finds no " + joined(missing), in.site.dir,
+         fw.name + " loads " + missing.front() + " from its wheel's folder, else by name: it looked in " +
+             joined(first_searched) + ", and its CUDA support does not start without it",
+         "pip install --force-reinstall " + fw.distribution + "==" + fw.version + " with its CUDA wheels (" +
+             found.spec->cuda_install + ")"});
   }
   check_cudnn_loads(in, loaded, resolver, fw);
 }
