@@ -111,6 +111,12 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> doctor_field
     {"gpu_query", {"ran", "call", "error", "error_value", "message", "why", "fix"}},
     {"gpus", {"length"}},
     {"cudnn_create", {"ran", "ok", "status", "status_value", "cudnn_message", "why", "fix"}},
+    {"gpu", {"usable", "why_not", "fix", "listed_by", "gpus.length"}},
+    {"stacks[0]", {"kind", "name", "where", "uses_gpu", "cudnn", "named_by_python_option", "problems.length"}},
+    {"inventory[0]",
+     {"library", "key", "major", "path", "file", "version", "version_source", "cuda_major", "installed_by", "owner",
+      "package", "sublibraries.length", "used_by.length"}},
+    {"programs[0]", {"library", "headers", "headers_version", "this_program", "loads", "found_by", "refused.length"}},
     {"verdict", {"exit_code", "name", "text"}}};
 
 // Every example program of this build: the cuDNN ones and, opted in, nvrtc_saxpy.
@@ -154,19 +160,21 @@ TEST_CASE("the doctor reports this machine's cuDNN and CUDA runtime, the driver,
   CHECK(contains(r.out, "GPUs: none\n  cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"));
   CHECK(contains(
       r.out, "cudnnCreate: CUDNN_STATUS_NOT_INITIALIZED (" + std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)) + ")"));
-  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): " + shimmed_versions +
-                            " load, but no NVIDIA driver was found"));
-  CHECK(r.exit_code == 2);
+  CHECK(r.out.rfind("No stack can use a GPU: no NVIDIA driver was found\n", 0) == 0);
+  CHECK(contains(r.out, "\nverdict: NO GPU (exit 1): no NVIDIA driver was found; fix: install the NVIDIA driver"));
+  CHECK(r.exit_code == 1);
 }
 
-TEST_CASE("with cuDNN hidden behind an empty override the doctor says so and exits 1") {
+TEST_CASE("with cuDNN hidden behind an empty override the doctor says so: its programs find none there") {
   temp_tree empty;
   process_result r = run(doctor, {}, with_cudnn_at(empty.root()));
   INFO(r.out << r.err);
   CHECK(contains(r.out, "cuDNN: UNAVAILABLE (override_failed)"));
   CHECK(contains(r.out, "cudnnCreate: not tried: cuDNN is unavailable"));
-  CHECK(contains(r.out, "\nverdict: UNAVAILABLE (exit 1): cannot use cuDNN (override_failed)"));
-  CHECK(r.exit_code == 1);
+  CHECK(contains(r.out, "\n  programs built with cushim and cuDNN " + cudnn_version +
+                            "'s headers find no cuDNN where CUSHIM_CUDNN_PATH points (" + empty.root() +
+                            ")\n    fix: set CUSHIM_CUDNN_PATH="));
+  if (!has_driver) CHECK(r.exit_code == 1);
 }
 
 #if CUDNN_MAJOR >= 9
@@ -182,8 +190,9 @@ TEST_CASE("a sub-library's missing dependency is named, with where it was looked
   INFO(r.out << r.err);
   CHECK(contains(line_starting(r.out, "  " + cnn + " needs "), " libfakedependency.so"));
   CHECK(contains(r.out, "    MISSING libfakedependency.so, looked in: "));
-  CHECK(contains(r.out, "a library in use lacks a dependency"));
-  CHECK(r.exit_code == 2);
+  CHECK(contains(r.out, "\n  programs built with cushim and cuDNN " + cudnn_version + "'s headers: " + cnn +
+                            " needs libfakedependency.so, which is not found\n"));
+  if (!has_driver) CHECK(r.exit_code == 1);
 }
 #endif
 
@@ -216,7 +225,7 @@ TEST_CASE("--json: cushim's explain_json() under \"cushim\", the doctor's checks
   process_result r = run(doctor, {"--json"});
   INFO(r.out << r.err);
   key_values json = parsed_json(r.out);
-  CHECK(json.get("doctor_schema") == "1");
+  CHECK(json.get("doctor_schema") == "2");
   CHECK(json.get("cushim.schema") == "1");
   CHECK(json.get("cushim.libraries[0].library") == as_json("cudart"));
   CHECK(json.get("cushim.libraries[1].library") == as_json("cudnn"));
@@ -239,8 +248,10 @@ TEST_CASE("--json: cushim's explain_json() under \"cushim\", the doctor's checks
   CHECK(json.get("gpus.length") == "0");
   CHECK(json.get("cudnn_create.ok") == "false");
   CHECK(json.get("cudnn_create.status") == as_json("CUDNN_STATUS_NOT_INITIALIZED"));
-  CHECK(json.get("verdict.name") == as_json("usable_with_warnings"));
-  CHECK(r.exit_code == 2);
+  CHECK(json.get("gpu.usable") == "false");
+  CHECK(json.get("gpu.why_not") == as_json("no NVIDIA driver was found"));
+  CHECK(json.get("verdict.name") == as_json("no_gpu"));
+  CHECK(r.exit_code == 1);
 }
 
 TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verdict") {
@@ -252,8 +263,9 @@ TEST_CASE("--json with cuDNN hidden: unavailable, with the exit code in the verd
   CHECK(json.get("dependencies.length") == std::to_string(1 + opt_in_files));  // the runtime's and the opt-ins
   CHECK(json.get("dependencies[0].file_name") == as_json(CUSHIM_CUDART_FILE));
   CHECK(json.get("cudnn_create.ran") == "false");
-  CHECK(json.get("verdict.exit_code") == "1");
-  CHECK(json.get("verdict.name") == as_json("unavailable"));
+  CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
+  if (has_driver) return;
+  CHECK(json.get("verdict.name") == as_json("no_gpu"));
   CHECK(r.exit_code == 1);
 }
 
@@ -280,15 +292,14 @@ TEST_CASE(
   CHECK(record.get("nvrtc_sublibrary") == builtins + " " + cuda_version + " " + ldconfig_path_of(builtins));
 }
 
-TEST_CASE("with cuBLAS hidden behind an empty override the doctor names it and exits 1") {
+TEST_CASE("with cuBLAS hidden behind an empty override the doctor names it among its own loads") {
   temp_tree empty;
   environment env = clean_environment();
   env["CUSHIM_CUBLAS_PATH"] = empty.root();
   process_result r = run(doctor, {}, env);
   INFO(r.out << r.err);
   CHECK(contains(r.out, "cuBLAS: UNAVAILABLE (override_failed)"));
-  CHECK(contains(r.out, "\nverdict: UNAVAILABLE (exit 1): cannot use cuBLAS (override_failed)"));
-  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("cuBLAS: UNAVAILABLE") > r.out.find("\nThis doctor's own loads ("));
 }
 #endif
 
@@ -319,7 +330,8 @@ TEST_CASE("--record writes the environment record: date, OS, driver, libraries, 
   CHECK(record.get("nvidia_driver_path") == "");
   CHECK(record.get("gpus") == "0");
   CHECK(record.get("cudnn_create") == "CUDNN_STATUS_NOT_INITIALIZED");
-  CHECK(record.get("verdict") == "usable_with_warnings (exit 2)");
+  CHECK(record.get("gpu_usable") == "no: no NVIDIA driver was found");
+  CHECK(record.get("verdict") == "no_gpu (exit 1)");
 }
 
 TEST_CASE("--record to a folder that does not exist: exit 73 and why") {
@@ -501,7 +513,7 @@ TEST_CASE("a candidate that crashes, hangs or exits does not take the doctor dow
           as_json(how + ", in a child process (probe_in_child); never loaded in this one"));
     CHECK(json.get("cushim.libraries[1].path") == as_json(ldconfig_path_of(cudnn_file)));  // the search went on
     CHECK(json.get("verdict.exit_code") == std::to_string(r.exit_code));
-    if (!has_driver) CHECK(r.exit_code == 2);
+    if (!has_driver) CHECK(r.exit_code == 1);
   }
 }
 
@@ -625,12 +637,12 @@ environment doctor_environment(const test_support::fake_machine& m) {
   return env;
 }
 
-// The WARNING blocks of the doctor's discovery sections as "what|file|why|fix", in order.
+// The WARNING blocks of the doctor's toolkit and Python environment sections as "what|file|why|fix", in order.
 std::vector<std::string> discovery_blocks(const std::string& text) {
   std::vector<std::string> blocks;
   std::size_t start = text.find("\nCUDA toolkits (from their files; nothing was run)\n");
   if (start == std::string::npos) return blocks;
-  std::istringstream lines(text.substr(start, text.find("\nverdict: ", start) - start));
+  std::istringstream lines(text.substr(start, text.find("\nPrograms built with cushim, ", start) - start));
   std::string line, current;
   auto field = [](const std::string& l, const std::string& key) {
     std::size_t at = l.find(key);
@@ -688,7 +700,7 @@ std::vector<std::string> discovery_json_problems(const key_values& json) {
 
 }  // namespace
 
-TEST_CASE("discovery: the toolkits and Python environments after the doctor's own checks, each problem a warning") {
+TEST_CASE("discovery: the toolkits and Python environments before the doctor's own loads, each problem a warning") {
   test_support::fake_machine m;
   lay_out_discovery_machine(m);
   process_result r = run(doctor, {}, doctor_environment(m));
@@ -699,9 +711,9 @@ TEST_CASE("discovery: the toolkits and Python environments after the doctor's ow
   std::size_t verdict = r.out.find("\nverdict: ");
   REQUIRE(own != std::string::npos);
   REQUIRE(toolkits != std::string::npos);
-  CHECK(own < toolkits);
   CHECK(toolkits < pythons);
-  CHECK(pythons < verdict);
+  CHECK(pythons < own);
+  CHECK(own < verdict);
   std::string venv = m.path("home/user/proj/.venv");
   CHECK(contains(r.out, "\n  venv " + venv +
                             ": Python 3.11.7 (pyvenv.cfg); found by VIRTUAL_ENV, python on PATH, python3 on PATH; "
@@ -710,11 +722,8 @@ TEST_CASE("discovery: the toolkits and Python environments after the doctor's ow
   CHECK(contains(r.out, "\n    torch 2.4.1+cpu (CPU only)\n      WARNING: torch 2.4.1+cpu is a CPU-only build\n"));
   CHECK(contains(r.out, "\n    WARNING: the cuDNN 8.5.0 in " + m.path("usr/local/cuda-12.4") +
                             " (CUDA 12.4.1) was built for CUDA 11\n"));
-  CHECK(contains(r.out, "\nverdict: USABLE WITH WARNINGS (exit 2): "));
-  CHECK(contains(line_starting(r.out, "verdict: "),
-                 "a CUDA toolkit or a Python environment has a problem (its WARNING "
-                 "lines above)"));
-  CHECK(r.exit_code == 2);
+  CHECK(contains(r.out, "\nverdict: NO GPU (exit 1): no NVIDIA driver was found"));
+  CHECK(r.exit_code == 1);
   // The same findings as JSON: every problem of the text is one of "discovery", and no other.
   process_result j = run(doctor, {"--json"}, doctor_environment(m));
   key_values json = parsed_json(j.out);
@@ -727,8 +736,8 @@ TEST_CASE("discovery: the toolkits and Python environments after the doctor's ow
   CHECK(json.get("discovery.toolkits[0].cudnn[0].built_for_cuda_major") == "11");
   CHECK(json.get("discovery.environments[0].frameworks[0].loads[0].version") == as_json("9.1.0.70"));
   CHECK(json.get("discovery.environments[1].frameworks[0].build") == as_json("cpu"));
-  CHECK(json.get("verdict.exit_code") == "2");
-  CHECK(j.exit_code == 2);
+  CHECK(json.get("verdict.exit_code") == "1");
+  CHECK(j.exit_code == 1);
 }
 
 TEST_CASE("discovery: --record keeps each environment's frameworks and the CUDA and cuDNN each would load") {
@@ -757,7 +766,7 @@ TEST_CASE("discovery: --record keeps each environment's frameworks and the CUDA 
   CHECK(record.get("python3_on_path") ==
         m.path("home/user/proj/.venv/bin/python3") + " (" + m.path("home/user/proj/.venv") + ")");
   CHECK(record.get("discovery_problems") == "2");
-  CHECK(record.get("verdict") == "usable_with_warnings (exit " + std::to_string(r.exit_code) + ")");
+  CHECK(record.get("verdict") == "no_gpu (exit " + std::to_string(r.exit_code) + ")");
 }
 
 TEST_CASE("discovery: --no-discover leaves it out; --python adds an environment") {
@@ -800,5 +809,5 @@ TEST_CASE("discovery: the driver the doctor finds is the one frameworks are chec
   CHECK(contains(r.out,
                  "\n    WARNING: the NVIDIA driver (520.61.05) supports CUDA up to 11.8, older than the CUDA "
                  "12.4.1 toolkit\n"));
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);  // this driver lists no GPU: NVML is not there, and the machine's runtime is none
 }

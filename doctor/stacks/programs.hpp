@@ -172,6 +172,12 @@ inline std::string upgrade_text(const machine::library_copy& c, const std::strin
   return {};
 }
 
+// A variable of this process's environment, as cushim's own search reads it.
+inline std::string process_variable(const char* name) {
+  const char* value = platform::get_environment(name);
+  return value ? value : "";
+}
+
 inline machine::cushim_program examine_program(const machine::findings& f, const header_release& h, int cuda_major) {
   machine::cushim_program p;
   p.library = h.d->display_name;
@@ -189,7 +195,18 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
   search_inputs in{&no_dirs, true, "", ""};
   std::string first_refused, first_refused_by;
   std::vector<platform::file_identity> met;  // one file reached by two rules is tried once, as by the loader
-  for (const candidate& c : search_candidates(target, in)) {
+  std::vector<candidate> candidates = search_candidates(target, in);
+  std::string override_value = h.d->override_variable ? process_variable(h.d->override_variable) : std::string();
+  if (!override_value.empty()) {  // the override is authoritative: nothing else is tried (search_order.hpp)
+    candidate_list list(target.file_name);
+    if (platform::check_path(override_value).kind == platform::path_kind::file) {
+      list.add_file(h.d->override_variable, override_value);
+    } else {
+      list.add_dir(h.d->override_variable, override_value);
+    }
+    candidates = list.take();
+  }
+  for (const candidate& c : candidates) {
     if (c.kind != entry_kind::absolute || platform::check_path(c.path).kind != platform::path_kind::file) continue;
     platform::file_identity id = platform::identity_of(c.path);
     if (std::find(met.begin(), met.end(), id) != met.end()) continue;
@@ -217,6 +234,18 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
     return p;
   }
   std::string programs = "programs built with cushim and " + named_release(*h.d, h.version) + "'s headers";
+  if (!override_value.empty() && first_refused.empty()) {
+    p.problems.push_back(
+        {"cushim_program_override_fails",
+         programs + " find no " + h.d->display_name + " where " + h.d->override_variable + " points (" +
+             override_value + ")",
+         override_value,
+         std::string(h.d->override_variable) + " is authoritative: cushim looks nowhere else, and " + h.d->in_sentence +
+             " is unavailable to every such program",
+         usable.empty() ? "set " + std::string(h.d->override_variable) + " to a " + target.file_name + ", or unset it"
+                        : "set " + std::string(h.d->override_variable) + "=" + usable.front()->path + ", or unset it"});
+    return p;
+  }
   if (first_refused.empty()) {
     if (!usable.empty()) {
       p.notes.push_back("in a plain environment " + programs + " find no " + h.d->display_name + " " +
