@@ -556,6 +556,26 @@ TEST_CASE("a cuDNN for CUDA 11 copied into a CUDA 12 toolkit; headers 8.9 beside
                      "copied in; found by /usr/local/cuda-*\n"));
 }
 
+TEST_CASE("cuDNN 8.5.0 for CUDA 11 in a CUDA 11.8 toolkit: validated up to 11.7, a note; in CUDA 12.4, a warning") {
+  fake_machine m;
+  std::string cuda118 = m.toolkit("11.8.0");
+  m.toolkit_cudnn8(cuda118, "8.5.0");
+  machine::findings f = discover(m);
+  const machine::toolkit& t = toolkit_at(f, cuda118);
+  CHECK(t.problems.empty());
+  CHECK(std::find(t.notes.begin(), t.notes.end(),
+                  "cuDNN 8.5.0 was validated with CUDA 11.0 - 11.7 (cuDNN 8.5.0 support matrix "
+                  "(docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/support-matrix)); it runs on CUDA 11.8 "
+                  "through minor version compatibility (docs.nvidia.com/deploy/cuda-compatibility, minor version "
+                  "compatibility)") != t.notes.end());
+  fake_machine other;
+  std::string cuda124 = other.toolkit("12.4.1");
+  other.toolkit_cudnn8(cuda124, "8.5.0");
+  machine::findings g = discover(other);
+  CHECK(toolkit_at(g, cuda124).problems.size() == 1);
+  CHECK(toolkit_at(g, cuda124).problems.front().code == "cudnn_other_cuda");  // another major stays a warning
+}
+
 TEST_CASE("CUDA_PATH names a removed toolkit; CUDA_HOME and the first nvcc on PATH disagree") {
   fake_machine m;
   std::string cuda11 = m.toolkit("11.8.0");

@@ -212,9 +212,16 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
   const cudnn_support_row* row = support_row(release);
   if (!row) return;
   int key = cuda_minor_key(cuda);
-  bool listed = false;
-  for (const cuda_range& r : row->cuda) listed = listed || (r.from && key >= r.from && key <= r.to);
-  if (key && !listed && !other_cuda) {
+  bool listed = false, same_major = false;
+  for (const cuda_range& r : row->cuda) {
+    listed = listed || (r.from && key >= r.from && key <= r.to);
+    same_major = same_major || (r.from && r.from / 100 == key / 100);
+  }
+  if (key && !listed && same_major && !other_cuda) {  // minor version compatibility: a note
+    notes.push_back("cuDNN " + release + " was validated with CUDA " + ranges_text(*row) + " (" + row->source +
+                    "); it runs on CUDA " + leading_parts(cuda, 2) + " through minor version compatibility (" +
+                    source_cuda_compatibility + ")");
+  } else if (key && !listed && !other_cuda) {
     problems.push_back(
         {"cudnn_unsupported_cuda", "cuDNN " + release + " does not support CUDA " + cuda + " (" + where + ")",
          c.library,
