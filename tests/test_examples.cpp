@@ -414,6 +414,35 @@ TEST_CASE("nvrtc_saxpy compiles its kernel with NVRTC on any machine; without a 
   CHECK(contains(r.err, "\nCUDA driver API: UNAVAILABLE (not_found)"));
 }
 
+// Issue 31 item 5, with this machine's real NVRTC: in a folder of its own it compiles with the
+// builtins beside it, which cushim preloads (as torch's and CuPy's processes map them), and without
+// them with the copy its own load by name finds; explain() names the copy the process maps.
+TEST_CASE("NVRTC in a folder of its own compiles with the builtins beside it; explain() names what the process maps") {
+  std::string builtins = "libnvrtc-builtins.so." + cuda_version;
+  std::string toolkit_builtins = ldconfig_path_of(builtins);
+  REQUIRE_FALSE(toolkit_builtins.empty());
+  temp_tree tree;
+  tree.copy_file(ldconfig_path_of(CUSHIM_NVRTC_FILE), std::string("nvrtc/") + CUSHIM_NVRTC_FILE);
+  std::string beside = tree.copy_file(toolkit_builtins, "nvrtc/" + builtins);
+  environment env = clean_environment();
+  env["CUSHIM_NVRTC_PATH"] = tree.path("nvrtc");
+  env["LD_DEBUG"] = "libs";
+  process_result r = run(CUSHIM_NVRTC_SAXPY, {}, env);
+  INFO(r.out << r.err);
+  CHECK(contains(r.out, "nvrtc_saxpy: NVRTC " + cuda_version + " compiled saxpy to "));
+  CHECK(contains(r.err, "calling init: " + beside + "\n"));
+  CHECK_FALSE(contains(r.err, "calling init: " + toolkit_builtins + "\n"));
+  if (!has_driver) {
+    CHECK(contains(r.err, "    " + builtins + ": OK, " + cuda_version + ", " + beside +
+                              " (preloaded by cushim: NVRTC's own search would not find this copy)\n"));
+  }
+  std::filesystem::remove(beside);  // without them: the toolkit's, as NVRTC's own load by name finds them
+  r = run(CUSHIM_NVRTC_SAXPY, {}, env);
+  CHECK(contains(r.out, "nvrtc_saxpy: NVRTC " + cuda_version + " compiled saxpy to "));
+  CHECK(contains(r.err, "calling init: " + toolkit_builtins + "\n"));
+  if (!has_driver) CHECK(contains(r.err, "    " + builtins + ": OK, " + cuda_version + ", " + toolkit_builtins + "\n"));
+}
+
 TEST_CASE("with NVRTC hidden nvrtc_saxpy exits 3 and names NVRTC") {
   temp_tree empty;
   environment env = clean_environment();

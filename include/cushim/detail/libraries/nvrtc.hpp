@@ -53,9 +53,11 @@ inline std::string builtins_file_name(long nvrtc_version) {
 }
 
 // NVRTC loads its builtins by name when it compiles, not from its own folder (libnvrtc has no
-// RUNPATH): a copy loaded from a pip wheel or an override would compile nothing. Where its search
-// would miss them, the copy beside it is loaded now by absolute path, so NVRTC finds it in the
-// process. Whether a copy its search finds loads is checked for a report, not here.
+// RUNPATH): a copy loaded from a pip wheel or an override would compile nothing, or take another
+// install's builtins of the same name (ld.so.cache's toolkit), whose IR can be of another release.
+// The copy beside it, its own release's, is loaded now by absolute path, so NVRTC finds it in the
+// process (what torch's and CuPy's processes map); else the one its search finds. Whether that one
+// loads is checked for a report, not here.
 inline void locate_builtins(library_state& lib, platform::library_handle) {
   sublibrary b;
   b.name = "builtins";
@@ -63,12 +65,16 @@ inline void locate_builtins(library_state& lib, platform::library_handle) {
   b.version = lib.st.version;
   sublibrary_finder finder(lib.st.path);
   std::vector<std::string> searched;
-  b.path = finder.by_name(b.file_name, searched);
+  std::string by_name = finder.by_name(b.file_name, searched);
+  b.path = by_name;
   b.usable = !b.path.empty();
   std::string beside = join_path(parent_dir(lib.st.path), b.file_name), why_not;
-  if (b.path.empty() && finder.loadable(beside, why_not)) {
-    b.path = beside;
-    b.preloaded = load_sublibrary(b, finder, lib.sublibrary_handles);
+  bool same = !by_name.empty() && platform::identity_of(by_name) == platform::identity_of(beside);
+  if (!same && finder.loadable(beside, why_not)) {
+    sublibrary own = b;
+    own.path = beside;
+    if (load_sublibrary(own, finder, lib.sublibrary_handles) || by_name.empty()) b = own;  // else NVRTC's own find
+    b.preloaded = b.path == beside && b.usable;
   } else if (b.path.empty()) {
     b.problem = "it is not beside " + lib.st.path +
                 ", and NVRTC's load by name would not find it (looked in: " + joined(searched) + ")";
