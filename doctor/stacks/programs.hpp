@@ -277,6 +277,8 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
   return p;
 }
 
+constexpr const char* own_build = "cushim-doctor's own build";
+
 inline void examine_programs(const context& ctx, machine::findings& f) {
   if (!ctx.opts.use_process_environment) return;  // cushim's search reads this process's environment
   std::vector<header_release> releases = header_releases(ctx, f);
@@ -284,10 +286,17 @@ inline void examine_programs(const context& ctx, machine::findings& f) {
     std::string own = version_text(*d, d->compiled_version);
     bool listed = false;
     for (const header_release& h : releases) listed = listed || (h.d == d && leading_parts(h.version, 3) == own);
-    if (!listed) releases.push_back({d, own, "cushim-doctor's own headers", {"cushim-doctor's own build"}});
+    if (!listed) releases.push_back({d, own, "cushim-doctor's own headers", {own_build}});
   }
   int cuda_major = program_cuda_major(f);
-  for (const header_release& h : releases) f.programs.push_back(examine_program(f, h, cuda_major));
+  for (const header_release& h : releases) {
+    machine::cushim_program p = examine_program(f, h, cuda_major);
+    if (h.from.size() == 1 && h.from.front() == own_build) {  // headers of this doctor alone: no program here has them
+      for (const machine::problem& problem : p.problems) p.notes.push_back(problem.what + ": " + problem.fix);
+      p.problems.clear();
+    }
+    f.programs.push_back(std::move(p));
+  }
 }
 
 }  // namespace discovery

@@ -73,7 +73,7 @@ inline std::string owner_in_short(const machine::library_copy& c) {
   if (c.installed_by == "package") return "the system package " + c.package;
   if (c.installed_by == "conda") return "conda's " + c.package;
   if (c.installed_by == "toolkit") return "the toolkit";
-  if (c.installed_by == "framework") return "the framework's own folder";
+  if (c.installed_by == "framework") return c.owner.substr(0, c.owner.find(' ')) + "'s own folder";
   return cushim::detail::parent_dir(c.path);
 }
 

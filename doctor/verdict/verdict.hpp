@@ -33,7 +33,7 @@ inline std::string stack_label(const stack& s) {
 }
 
 // "torch, JAX and CuPy in /opt/torch/.venv", "the CUDA 13.0 toolkit /usr/local/cuda-13.0 and programs ...".
-inline std::string working_text(const std::vector<stack>& stacks, std::string& cudnn) {
+inline std::string working_text(const std::vector<stack>& stacks, std::string& cudnn, std::size_t& count) {
   std::vector<std::string> groups, shared_cudnn;
   bool frameworks = false;
   for (const stack& s : stacks) frameworks = frameworks || (s.uses_gpu && s.kind == "framework");
@@ -43,6 +43,7 @@ inline std::string working_text(const std::vector<stack>& stacks, std::string& c
     if (!s.cudnn.empty()) cushim::detail::discovery::add_unique(shared_cudnn, s.cudnn);
     if (s.kind != "framework") {
       groups.push_back(stack_label(s));
+      ++count;
       continue;
     }
     bool seen = false;
@@ -56,6 +57,7 @@ inline std::string working_text(const std::vector<stack>& stacks, std::string& c
       }
     }
     groups.push_back(listed(names) + " in " + s.group);
+    count += names.size();
   }
   cudnn = shared_cudnn.size() == 1 ? shared_cudnn.front() : std::string();
   return listed(groups);
@@ -89,8 +91,10 @@ inline verdict decide(findings& f) {
     return v;
   }
   std::string cudnn;
-  std::string working = working_text(v.stacks, cudnn);
-  v.headline = any_works ? working + " use " + gpus_text(v.gpu.gpus) + (cudnn.empty() ? "" : " with " + cudnn)
+  std::size_t count = 0;
+  std::string working = working_text(v.stacks, cudnn, count);
+  v.headline = any_works ? working + (count == 1 ? " uses " : " use ") + gpus_text(v.gpu.gpus) +
+                               (cudnn.empty() ? "" : " with " + cudnn)
                          : "No stack found can use " + gpus_text(v.gpu.gpus);
   if (!any_works || python_broken) {
     v.exit_code = exit_no_gpu;

@@ -127,10 +127,11 @@ struct options {
   // loaded in this process. Linux forks and does not use it.
   std::string probe_program;
   version_policy policy = version_policy::same_major_newer_minor;
-  // Linux: a folder that stands for "/" in the fixed places the search reads (/etc/ld.so.cache and
-  // the paths it lists, the system folders, /usr/local/cuda*): for a tool that examines a machine
-  // laid out in a folder (cushim-doctor's tests). Empty: this machine. The paths environment
-  // variables name (LD_LIBRARY_PATH, CUDA_HOME, ...) are taken as they are.
+  // A folder that stands for "/" (Linux) in the fixed places the search reads (/etc/ld.so.cache and
+  // the paths it lists, the system folders, /usr/local/cuda*), or for the Windows folder in the
+  // driver's search (its System32): for a tool that examines a machine laid out in a folder
+  // (cushim-doctor's tests). Empty: this machine. The paths environment variables name
+  // (LD_LIBRARY_PATH, CUDA_HOME, PATH, ...) are taken as they are.
   std::string system_root;
   log_function log = nullptr;
   void* log_context = nullptr;

@@ -67,10 +67,10 @@ const std::string in_child = ", in a child process (probe_in_child); never loade
 
 }  // namespace
 
-TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub-libraries and import tables") {
+TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 1, sub-libraries and import tables") {
   probe_output r = run_program(CUSHIM_DOCTOR, fixtures_env());
   INFO(r.text);
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   std::string dir = fixture_dir("cudnn_good");
   CHECK(contains(r.text, "cuDNN: OK, 9.19.0 (compiled with 9.19.0) from " + dir + "\\" + cudnn + "\n"));
   CHECK(contains(r.text, "    cudnn_graph64_9.dll: OK (required), 9.19.0, " + dir + "\\cudnn_graph64_9.dll"));
@@ -101,7 +101,8 @@ TEST_CASE("the doctor with cuDNN and the CUDA runtime but no driver: exit 2, sub
   CHECK(contains(r.text, "\n  " CUSHIM_NVRTC_FILE " needs KERNEL32.dll msvcrt.dll: all found\n"));
   CHECK_FALSE(contains(r.text, "cuDNN loads " CUSHIM_NVRTC_FILE " by name"));
 #endif
-  CHECK(contains(r.text, "verdict: USABLE WITH WARNINGS (exit 2)"));
+  CHECK(r.text.rfind("No stack can use a GPU: no NVIDIA driver was found\n", 0) == 0);
+  CHECK(contains(r.text, "verdict: NO GPU (exit 1): no NVIDIA driver was found"));
   CHECK_FALSE(contains(r.text, "libcuda"));
   CHECK_FALSE(contains(r.text, "DT_NEEDED"));
 }
@@ -115,7 +116,7 @@ TEST_CASE("the doctor names a sub-library's missing import and the DLL that need
   env["CUSHIM_CUDNN_PATH"] = dir;
   probe_output r = run_program(CUSHIM_DOCTOR, env);
   INFO(r.text);
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   CHECK(contains(r.text, dir + "\\cudnn_cnn64_9.dll needs zlibwapi.dll, which is not in any of: " + dir));
   CHECK(contains(r.text,
                  "  cudnn_cnn64_9.dll needs KERNEL32.dll msvcrt.dll zlibwapi.dll\n    MISSING zlibwapi.dll, "
@@ -138,7 +139,7 @@ TEST_CASE("--record on Windows: the Windows version, the paths and each sub-libr
   std::string record = tree.path("record.txt");
   probe_output r = run_program(CUSHIM_DOCTOR, fixtures_env(), {"--record", record});
   INFO(r.text);
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   std::ifstream in(std::filesystem::path(win_test::widen(record)));
   std::stringstream text;
   text << in.rdbuf();
@@ -194,13 +195,14 @@ TEST_CASE(
     env["CUSHIM_SEARCH_PATH"] = tree.path("probe café 用户\\" + folder) + ";" + fixture_dir("cudnn_good");
     probe_output r = run_program(doctor, env, {"--json"});
     INFO(r.text);
-    CHECK(r.exit_code == 2);
+    CHECK(r.exit_code == 1);
     CHECK(contains(r.text, "\"attempts\":[{\"rule\":\"CUSHIM_SEARCH_PATH[0]\",\"path\":" + json_string(crashing) +
                                ",\"outcome\":\"crashed\",\"detail\":\"" + how + in_child +
                                "\"},{\"rule\":\"CUSHIM_SEARCH_PATH[1]\",\"path\":" + json_string(good) +
                                ",\"outcome\":\"loaded\",\"detail\":\"cuDNN 9.19.0\"}]"));
-    CHECK(r.text.rfind("{\"doctor_schema\":1,", 0) == 0);
-    CHECK(contains(r.text, ",\"verdict\":{\"exit_code\":2,\"name\":\"usable_with_warnings\","));
+    CHECK(r.text.rfind("{\"doctor_schema\":2,\"headline\":\"No stack can use a GPU: no NVIDIA driver was found\",",
+                       0) == 0);
+    CHECK(contains(r.text, ",\"verdict\":{\"exit_code\":1,\"name\":\"no_gpu\","));
     CHECK(r.text.substr(r.text.size() - 3) == "}}\n");
   }
 }
@@ -283,12 +285,74 @@ TEST_CASE(
                      "\\cudnn_adv_infer64_8.dll needs cudnn_ops_infer64_8.dll, which needs zlibwapi.dll, which is "
                      "not in any of: " +
                      lib + ", " + home + ", "));
-  CHECK(contains(r.text, "a CUDA toolkit or a Python environment has a problem (its WARNING lines above)"));
-  CHECK(r.exit_code == 2);
+  CHECK(contains(r.text, "\n  torch 2.1.0+cu118 in " + venv + ": " + what + "\n"));  // in the answer, first
+  CHECK(r.exit_code == 1);
   probe_output j = run_program(CUSHIM_DOCTOR, env, {"--json"});
   std::string quoted_what;  // as JSON writes it: backslashes and quotes escaped
   for (char c : what) quoted_what += c == '\\' || c == '"' ? std::string("\\") + c : std::string(1, c);
   CHECK(contains(j.text, "\"code\":\"import_fails\",\"what\":\"" + quoted_what + "\""));
   probe_output quiet = run_program(CUSHIM_DOCTOR, env, {"--no-discover"});
   CHECK_FALSE(contains(quiet.text, "Python environments ("));
+}
+
+// The article's machine (the Windows reader): cuDNN 8.5.0.96 of the cuda11 archive merged into
+// CUDA\v11.8 with zlibwapi.dll beside it, torch 2.0.1+cu118 in a conda environment, a driver
+// 522.06 with one RTX 3060; the doctor built with cuDNN 9 and CUDA 13 headers. Its own releases are
+// on no program of this machine: they are notes, and the verdict is about the reader's stacks.
+TEST_CASE("the article's machine: cuDNN 8.5 for CUDA 11 in CUDA 11.8 is a note, torch in conda uses the GPU") {
+  temp_dir tree;
+  std::string windows = tree.path("Windows");
+  tree.copy(win_test::fixture("article_driver", "nvcuda.dll"), "Windows\\System32\\nvcuda.dll");
+  tree.copy(win_test::fixture("article_driver", "nvml.dll"), "Windows\\System32\\nvml.dll");
+  std::string cuda = tree.make_dirs("Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8");
+  std::string bin = cuda + "\\bin";
+  tree.copy(win_test::fixture("cuda118", "cudart64_110.dll"),
+            bin.substr(tree.path().size() + 1) + "\\cudart64_110.dll");
+  tree.copy_folder(fixture_dir("cudnn8_5"), bin.substr(tree.path().size() + 1));
+  tree.copy_folder(fixture_dir("cudnn8_deps"), bin.substr(tree.path().size() + 1));
+  std::ofstream(std::filesystem::path(win_test::widen(bin + "\\nvcc.exe"))) << "MZ";
+  tree.make_dirs(cuda.substr(tree.path().size() + 1) + "\\include");
+  std::ofstream(std::filesystem::path(win_test::widen(cuda + "\\include\\cudnn_version.h")))
+      << "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 5\n#define CUDNN_PATCHLEVEL 0\n";
+  std::ofstream(std::filesystem::path(win_test::widen(cuda + "\\include\\cuda_runtime_api.h")))
+      << "#define CUDART_VERSION 11080\n";
+  std::ofstream(std::filesystem::path(win_test::widen(cuda + "\\version.json")))
+      << "{\n  \"cuda\" : { \"name\" : \"CUDA SDK\", \"version\" : \"11.8.0\" }\n}\n";
+  std::string env_dir = tree.make_dirs("Users\\user\\miniconda3\\envs\\torch201");
+  tree.make_dirs("Users\\user\\miniconda3\\envs\\torch201\\conda-meta");
+  std::ofstream(std::filesystem::path(win_test::widen(env_dir + "\\conda-meta\\python-3.10.13-h4de0772_0.json")))
+      << "{}\n";
+  std::ofstream(std::filesystem::path(win_test::widen(env_dir + "\\python.exe"))) << "MZ";
+  std::string site = "Users\\user\\miniconda3\\envs\\torch201\\Lib\\site-packages";
+  std::string lib = tree.make_dirs(site + "\\torch\\lib");
+  std::ofstream(std::filesystem::path(win_test::widen(lib + "\\..\\version.py")))
+      << "__version__ = '2.0.1+cu118'\ncuda = '11.8'\nhip = None\n";
+  tree.copy(fixture_dir("discovery") + "\\c10.dll", site + "\\torch\\lib\\c10.dll");
+  tree.copy(fixture_dir("discovery\\torch_cu118") + "\\torch_cuda.dll", site + "\\torch\\lib\\torch_cuda.dll");
+  tree.copy_folder(fixture_dir("cudnn8_good"), site + "\\torch\\lib");
+  tree.copy_folder(fixture_dir("cudnn8_deps"), site + "\\torch\\lib");
+  std::string dist_info = tree.make_dirs(site + "\\torch-2.0.1+cu118.dist-info");
+  std::ofstream(std::filesystem::path(win_test::widen(dist_info + "\\METADATA")))
+      << "Metadata-Version: 2.1\nName: torch\nVersion: 2.0.1+cu118\n\n";
+  std::map<std::string, std::string> env = {{"CUSHIM_DISCOVERY_ROOT", windows},
+                                            {"CUDA_PATH", cuda},
+                                            {"CUDA_PATH_V11_8", cuda},
+                                            {"PYENV_ROOT", ""},
+                                            {"ProgramFiles", tree.path("Program Files")},
+                                            {"USERPROFILE", tree.path("Users\\user")},
+                                            {"LOCALAPPDATA", tree.make_dirs("Users\\user\\AppData\\Local")},
+                                            {"APPDATA", tree.make_dirs("Users\\user\\AppData\\Roaming")}};
+  probe_output r = run_program(CUSHIM_DOCTOR, env);
+  INFO(r.text);
+  CHECK(r.text.rfind("torch in " + env_dir + " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder\n",
+                     0) == 0);
+  CHECK(contains(r.text, "\n  cuDNN 8.5.0, CUDA 11: " + bin + "\\cudnn64_8.dll; the CUDA 11.8.0 toolkit " + cuda));
+  CHECK(contains(r.text,
+                 "    note: cuDNN 8.5.0 was validated with CUDA 11.0 - 11.7 (cuDNN 8.5.0 support matrix "
+                 "(docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/support-matrix)); it runs on CUDA 11.8 "
+                 "through minor version compatibility"));
+  CHECK_FALSE(contains(r.text, "WARNING: cuDNN 8.5.0 does not support CUDA 11.8"));
+  CHECK(contains(r.text, "\nverdict: GPU WORKS (exit 0): torch in " + env_dir +
+                             " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder\n"));
+  CHECK(r.exit_code == 0);
 }

@@ -6,6 +6,7 @@
 
 #include "../pe.hpp"
 #include "../search_list.hpp"
+#include "../system_root.hpp"
 
 namespace cushim {
 namespace detail {
@@ -30,10 +31,11 @@ inline std::string driver_version_of(const std::string& path) {
 }
 
 // Where the system installs a library it provides itself: System32, where the display driver puts
-// nvcuda.dll and the CUDA runtime loads it from.
+// nvcuda.dll and the CUDA runtime loads it from; <system root>\System32 when options.system_root
+// names a folder that stands for the Windows folder (a machine laid out in a folder).
 inline std::vector<candidate> system_install_candidates(const char* file_name) {
   candidate_list list(file_name);
-  list.add_dir("System32", system_folder());
+  list.add_dir("System32", system_root().empty() ? system_folder() : join_path(system_root(), "System32"));
   return list.take();
 }
 
