@@ -88,6 +88,14 @@ TEST_CASE("the H200 machine: the GPU works for torch, JAX and CuPy; onnxruntime 
                           m.path("usr/local/cuda-13.0") + "; used by no stack found\n"));
   CHECK(contains(r.out, "\n  NVIDIA driver 580.159.04: " + m.path("usr/local/nvidia/lib64/libcuda.so.1") +
                             " -> libcuda.so.580.159.04; the NVIDIA driver, mounted by the NVIDIA container toolkit"));
+  // (b) The toolkit, for building: it has no cuDNN, and a build with it finds the distribution's library alone.
+  CHECK(contains(r.out,
+                 "\n  " + m.path("usr/local/cuda-13.0") +
+                     ": CUDA 13.0 (the runtime's file name libcudart.so.13.0.96), nvcc, builds with cuDNN 9.14.0 of " +
+                     m.path("usr/lib/x86_64-linux-gnu") + "; found by /usr/local/cuda-*, /usr/local/cuda\n"));
+  CHECK(contains(r.out,
+                 "    note: what a build with " + m.path("usr/local/cuda-13.0") +
+                     " finds has cuDNN's library but not its headers: programs can load it, not build against it\n"));
   CHECK_FALSE(contains(r.out, "stubs/libcuda.so"));  // a link-time stub is no copy of the driver: its name is no soname
   // CuPy's NVRTC and its builtins are the wheel's, as its process mapped them.
   CHECK(contains(r.out, "NVRTC 13.0.88 from " + gpu.site() +

@@ -60,6 +60,7 @@ inline machine::findings discover(const machine::options& o) {
   machine::findings f;
   find_toolkits(ctx, f);
   find_cudnn_variables(ctx, f);
+  find_build_cudnn(ctx, f);
   find_environments(ctx, f);
   text_file cache;
   std::string cache_file = platform::loader_cache_path(ctx);

@@ -47,13 +47,14 @@ struct cudnn_install {
 
 struct toolkit {
   std::string path;
-  std::string resolved_path;             // the folder its links lead to, when that differs
-  std::string version;                   // "12.4.1"; empty when its files do not say
-  std::string version_source;            // "version.json", "version.txt", ...
-  std::vector<std::string> found_by;     // "/usr/local/cuda-*", "CUDA_PATH", "CUDA_PATH_V12_4", "nvcc on PATH", ...
-  std::vector<std::string> selected_by;  // which of CUDA_PATH, CUDA_HOME and the first nvcc on PATH lead here
-  std::string nvcc;                      // its bin/nvcc; empty without one
-  std::vector<cudnn_install> cudnn;      // a cuDNN copied into it
+  std::string resolved_path;               // the folder its links lead to, when that differs
+  std::string version;                     // "12.4.1"; empty when its files do not say
+  std::string version_source;              // "version.json", "version.txt", ...
+  std::vector<std::string> found_by;       // "/usr/local/cuda-*", "CUDA_PATH", "CUDA_PATH_V12_4", "nvcc on PATH", ...
+  std::vector<std::string> selected_by;    // which of CUDA_PATH, CUDA_HOME and the first nvcc on PATH lead here
+  std::string nvcc;                        // its bin/nvcc; empty without one
+  std::vector<cudnn_install> cudnn;        // a cuDNN copied into it
+  std::vector<cudnn_install> build_cudnn;  // without one: the cuDNN a build with it finds elsewhere
   std::vector<problem> problems;
   std::vector<std::string> notes;  // what could not be read, and what was read only in part
 };

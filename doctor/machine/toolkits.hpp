@@ -245,6 +245,28 @@ inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
   }
 }
 
+// The cuDNN a build with a toolkit that has none in it finds: its headers and library where the
+// build variables point (CUDNN_INCLUDE_DIR, CUDNN_LIBRARY, CUDNN_PATH), else where the compiler and
+// the linker look by default (platform::build_cudnn_places).
+inline void find_build_cudnn(const context& ctx, machine::findings& f) {
+  std::vector<std::string> headers, libraries;
+  if (std::string dir = ctx.env_value("CUDNN_INCLUDE_DIR"); !dir.empty()) headers.push_back(dir);
+  if (std::string file = ctx.env_value("CUDNN_LIBRARY"); !file.empty()) {
+    libraries.push_back(platform::check_path(file).kind == platform::path_kind::folder ? file : parent_dir(file));
+  }
+  if (std::string root = ctx.env_value("CUDNN_PATH"); !root.empty()) {
+    headers.push_back(join_path(root, "include"));
+    for (const std::string& dir : platform::toolkit_library_dirs(root)) libraries.push_back(dir);
+  }
+  platform::build_cudnn_places(ctx, headers, libraries);
+  for (machine::toolkit& t : f.toolkits) {
+    machine::cudnn_install c;
+    if (t.cudnn.empty() && find_cudnn(headers, libraries, "a build with this toolkit", c, t.notes)) {
+      t.build_cudnn.push_back(c);
+    }
+  }
+}
+
 }  // namespace discovery
 }  // namespace
 }  // namespace detail

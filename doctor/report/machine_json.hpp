@@ -53,6 +53,7 @@ inline void toolkit_json(std::string& out, const machine::toolkit& t) {
   strings_json(o.raw("selected_by"), t.selected_by);
   o.field("nvcc", t.nvcc);
   append_json_array(o.raw("cudnn"), t.cudnn, [&](const machine::cudnn_install& c) { cudnn_json(out, c); });
+  append_json_array(o.raw("build_cudnn"), t.build_cudnn, [&](const machine::cudnn_install& c) { cudnn_json(out, c); });
   problems_json(o.raw("problems"), t.problems);
   strings_json(o.raw("notes"), t.notes);
 }

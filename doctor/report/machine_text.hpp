@@ -51,6 +51,9 @@ inline void append_toolkit(std::string& out, const machine::toolkit& t) {
          version_with_source(t.version, t.version_source);
   if (!t.nvcc.empty()) out += ", nvcc";
   for (const machine::cudnn_install& c : t.cudnn) out += ", " + cudnn_summary(c) + " copied in";
+  for (const machine::cudnn_install& c : t.build_cudnn) {
+    out += ", builds with " + cudnn_summary(c) + " of " + (c.library.empty() ? c.header : parent_dir(c.library));
+  }
   out += "; found by " + joined(t.found_by);
   if (!t.selected_by.empty()) out += "; selected by " + joined(t.selected_by);
   out += "\n";

@@ -244,6 +244,9 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
 
 inline void check_toolkit(const machine::options& o, machine::toolkit& t) {
   for (const machine::cudnn_install& c : t.cudnn) check_cudnn(o, c, t.path, t.version, t.problems, t.notes);
+  for (const machine::cudnn_install& c : t.build_cudnn) {
+    check_cudnn(o, c, "what a build with " + t.path + " finds", t.version, t.problems, t.notes);
+  }
   check_against_driver(o, t.version, "toolkit", t.path, "use a toolkit for the CUDA the driver supports", t.problems,
                        t.notes);
   check_gpu_floor(o, t.version, "this toolkit", t.path, t.problems);

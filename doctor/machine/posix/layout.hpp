@@ -45,6 +45,16 @@ inline std::vector<located_folder> toolkit_folders(const discovery::context& ctx
 
 inline std::vector<std::string> toolkit_header_dirs(const std::string& root) { return {join_path(root, "include")}; }
 
+// Where the compiler and the linker look for cuDNN by default: the distribution's packages put it
+// there (libcudnn9-dev-cuda-13: /usr/include/x86_64-linux-gnu/cudnn_version_v9.h, linked from
+// /usr/include/cudnn_version.h).
+inline void build_cudnn_places(const discovery::context& ctx, std::vector<std::string>& headers,
+                               std::vector<std::string>& libraries) {
+  for (const char* dir : {"/usr/include", "/usr/include/x86_64-linux-gnu"}) headers.push_back(ctx.system_path(dir));
+  for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"})
+    libraries.push_back(ctx.system_path(dir));
+}
+
 // Where a toolkit's libraries (and a cuDNN copied into it) are.
 inline std::vector<std::string> toolkit_library_dirs(const std::string& root) {
   return {join_path(root, "lib64"), join_path(root, "lib"), join_path(root, "targets/x86_64-linux/lib")};

@@ -62,6 +62,9 @@ inline std::vector<located_folder> toolkit_folders(const discovery::context& ctx
 
 inline std::vector<std::string> toolkit_header_dirs(const std::string& root) { return {join_path(root, "include")}; }
 
+// Windows builds have no default folders for cuDNN: only the build variables name one.
+inline void build_cudnn_places(const discovery::context&, std::vector<std::string>&, std::vector<std::string>&) {}
+
 // The DLLs are in bin (a cuDNN copied in too: bin\cudnn*.dll, its import libraries in lib\x64).
 inline std::vector<std::string> toolkit_library_dirs(const std::string& root) { return {join_path(root, "bin")}; }
 
