@@ -142,7 +142,8 @@ inline void append_program(std::string& out, const machine::cushim_program& p) {
   out += "  " + p.library + " " + p.headers_version + " headers (" + joined(p.headers_from) + ")" +
          (p.this_program ? ", as this doctor" : "") + ": ";
   out += p.loads.empty() ? "load none\n"
-                         : "load " + p.library + " " + p.loads_version + " from " + p.loads + " (" + p.found_by + ")\n";
+                         : "load " + p.library + " " + leading_parts(p.loads_version, 3) + " from " + p.loads + " (" +
+                               p.found_by + ")\n";
   append_details(out, p.notes, p.problems, "    ");
 }
 

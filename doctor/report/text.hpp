@@ -127,9 +127,8 @@ inline std::string gpu_text(const findings& f, const verdict& v) {
     out += "; driver " + (d.version.empty() ? std::string("of unknown version") : d.version) + " (" + d.path +
            "), supports CUDA up to " + diag::cuda_version_text(d.cuda_version);
   }
-  out += "\n";
-  if (!v.gpu.usable) out += "  why: " + v.gpu.why_not + "\n  fix: " + v.gpu.fix + "\n";
-  return out;
+  if (!v.gpu.usable) out += " (" + v.gpu.why_not + ")";
+  return out + "\n";
 }
 
 // This doctor's own loads, as any program built with cushim makes them: explain() and its checks.
