@@ -5,5 +5,6 @@
 #pragma once
 
 #include "../cushim.hpp"  // the NVIDIA headers whose versions pick the tables
+#include "../api/companion_headers.inc"  // those that come with them (diagnostics.hpp includes it first)
 #include "../api/table_versions.hpp"
 #include "../api/table_selection.inc"
