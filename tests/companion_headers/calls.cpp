@@ -48,6 +48,7 @@ int main() {
   csrluInfoHost_t lu = nullptr;
   cusolverStatus_t lu_created = cusolverSpCreateCsrluInfoHost(&lu);
   print("cusolverSpCreateCsrluInfoHost", lu_created);
-  if (lu_created == CUSOLVER_STATUS_SUCCESS) print("cusolverSpDestroyCsrluInfoHost", cusolverSpDestroyCsrluInfoHost(lu));
+  if (lu_created == CUSOLVER_STATUS_SUCCESS)
+    print("cusolverSpDestroyCsrluInfoHost", cusolverSpDestroyCsrluInfoHost(lu));
   return 0;
 }
