@@ -370,7 +370,7 @@ fi
 for cxx in $compilers; do
   t=$(cxx_tag "$cxx")
   [ -f "$build/obj/$t/percall.o" ] || continue
-  for f in loop_version loop_errstr loop_conv loop_sgemm loop_c2c loop_spmv; do
+  for f in loop_version loop_errstr loop_getdevice loop_conv loop_sgemm loop_c2c loop_spmv; do
     obj=$build/obj/$t/percall.o
     case $f in loop_sgemm | loop_c2c | loop_spmv) obj=$build/obj/$t/percall_blas.o ;; esac
     calls=$(objdump -dCr --no-show-raw-insn "$obj" |
@@ -414,6 +414,7 @@ if have valgrind; then
       for n in $n1 $n2; do
         cg_job "percall.$t.$v.version.$n" env_hinted "$build/bin/$t/percall_$v" version "$n"
         cg_job "percall.$t.$v.errstr.$n" env_hinted "$build/bin/$t/percall_$v" errstr "$n"
+        cg_job "percall.$t.$v.getdevice.$n" env_hinted "$build/bin/$t/percall_$v" getdevice "$n"
         p=percall_$v
         [ "$v" = direct ] && p=percall_direct_fixture
         cg_job "percall.$t.$v.conv.$n" env_fixture "$build/bin/$t/$p" conv "$n"

@@ -3,7 +3,6 @@
 // output then goes through a fully connected layer, a cuBLAS GEMM on the GPU (no -lcublas either).
 // Exit codes: gpu_example.hpp (docs/examples.md, "Examples").
 #ifdef CUSHIM_CUBLAS
-#include <cublasLt.h>
 #include <cublas_v2.h>
 #endif
 

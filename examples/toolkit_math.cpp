@@ -3,12 +3,11 @@
 // transform against a direct DFT, the device's Philox draws against the same generator run on
 // the host, and the solution of A x = b against the right-hand side it must give back.
 // Exit codes: gpu_example.hpp (docs/examples.md, "Examples").
+// Each library's main header, as a program linked with -lcufft -lcurand -lcusolver has: cushim
+// includes the others that come with them (docs/supported-headers.md, "Headers cushim includes").
 #include <cufft.h>
-#include <cufftXt.h>
 #include <curand.h>
 #include <cusolverDn.h>
-#include <cusolverRf.h>
-#include <cusolverSp.h>
 
 #define CUSHIM_IMPLEMENTATION
 #include <cushim/cushim.hpp>

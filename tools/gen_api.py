@@ -11,6 +11,8 @@ What it writes
   table_selection.inc  which table of each library the headers in use get, or the #error that
                        says why none (tools/apigen/selection.py; detail/api_tables.hpp).
   library_tables.inc   the tables a build includes, opt-in ones behind their macro.
+  companion_headers.inc the headers of each shimmed library that come with its main one, which
+                       the implementation file includes itself (tools/apigen/selection.py).
   descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
   cmake/cushimLibraries.cmake, tests/support/{opt_in_headers,library_files,library_answers}.hpp
                        (outside the tables' folder): each library's opt-in macro, headers, file
@@ -68,8 +70,8 @@ from apigen.clang import Toolchain, headers_snapshot
 from apigen.libraries import Library, load_libraries
 from apigen.model import EXIT_ENV, EXIT_STALE, GenError, Snapshot
 from apigen.render import render_declared_arities, render_table, render_versions
-from apigen.selection import render_cmake, render_descriptor_list, render_library_tables, render_selection, \
-    render_test_answers, render_test_files, render_test_headers
+from apigen.selection import render_cmake, render_companions, render_descriptor_list, render_library_tables, \
+    render_selection, render_test_answers, render_test_files, render_test_headers
 from apigen.tables import build_table
 
 REPO = Path(__file__).resolve().parent.parent
@@ -114,6 +116,7 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
     files["declared_arities.inc"] = render_declared_arities()
     files["table_selection.inc"] = render_selection(libraries)
     files["library_tables.inc"] = render_library_tables(libraries)
+    files["companion_headers.inc"] = render_companions(libraries)
     files["descriptors.inc"] = render_descriptor_list(libraries)
     files["cushimLibraries.cmake"] = render_cmake(libraries)
     files["opt_in_headers.hpp"] = render_test_headers(libraries)

@@ -1,15 +1,12 @@
 // The implementation TU of a program that opts into every library: cuBLAS and cuBLASLt, NVRTC, the
 // driver API, cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink, NVML and NCCL besides cuDNN and the
-// runtime (their headers first, as README.md, "Macros" says). bench/run.sh puts a stand-in nvml.h
-// on the include path where the toolkit has none (tests/api_tables/synthetic_nvml.py).
-#include <cublasLt.h>
+// runtime (their main headers first, as README.md, "Macros" says; cushim includes the others). bench/run.sh
+// puts a stand-in nvml.h on the include path where the toolkit has none (tests/api_tables/synthetic_nvml.py).
 #include <cublas_v2.h>
 #include <cuda.h>
-#include <cufftXt.h>
+#include <cufft.h>
 #include <curand.h>
 #include <cusolverDn.h>
-#include <cusolverRf.h>
-#include <cusolverSp.h>
 #include <cusparse.h>
 #include <nccl.h>
 #include <nvJitLink.h>

@@ -1,6 +1,6 @@
 // Baseline (c): the lazy-binding stub many projects write by hand. Each exported function keeps
 // its pointer in a function-local static (a thread-safe guarded initialisation, checked on every
-// call) and tests it for null before forwarding. Written for this benchmark only; the three
+// call) and tests it for null before forwarding. Written for this benchmark only; the four
 // functions the per-call programs use.
 //
 // BENCH_CUDNN_FILE / BENCH_CUDART_FILE (environment) override the libraries' paths.
@@ -49,6 +49,12 @@ extern "C" const char* CUDARTAPI cudaGetErrorString(cudaError_t error) {
   static auto fn = find<decltype(&cudaGetErrorString)>(cudart_library(), "cudaGetErrorString");
   if (!fn) return "unavailable";
   return fn(error);
+}
+
+extern "C" cudaError_t CUDARTAPI cudaGetDevice(int* device) {
+  static auto fn = find<decltype(&cudaGetDevice)>(cudart_library(), "cudaGetDevice");
+  if (!fn) return cudaErrorSharedObjectInitFailed;
+  return fn(device);
 }
 
 extern "C" cudnnStatus_t CUDNNWINAPI cudnnConvolutionForward(

@@ -9,6 +9,8 @@
 //   percall version N   N x cudnnGetVersion()
 //   percall errstr  N   N x cudaGetErrorString(cudaSuccess)
 //   percall conv    N   N x cudnnConvolutionForward(13 arguments, 7 on the stack); fixture only
+//   percall getdevice N N x cudaGetDevice(&device): the runtime call bench/gpu measures on a GPU
+//                       (without one, every call returns the runtime's own refusal)
 //
 // Exit 0 when every call reached a real function, 3 when a call returned a fallback value.
 #include <cuda_runtime_api.h>
@@ -38,6 +40,11 @@ __attribute__((noinline)) void loop_errstr(long n) {
   for (long i = 0; i < n; ++i) sink_text = cudaGetErrorString(cudaSuccess);
 }
 
+__attribute__((noinline)) void loop_getdevice(long n) {
+  int device = 0;
+  for (long i = 0; i < n; ++i) sink_status = cudaGetDevice(&device);
+}
+
 __attribute__((noinline)) void loop_conv(long n) {
   auto handle = static_cast<cudnnHandle_t>(opaque_pointer);
   auto tensor = static_cast<cudnnTensorDescriptor_t>(opaque_pointer);
@@ -55,7 +62,7 @@ __attribute__((noinline)) void loop_conv(long n) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: percall version|errstr|conv N\n");
+    std::fprintf(stderr, "usage: percall version|errstr|conv|getdevice N\n");
     return 64;
   }
   long n = std::atol(argv[2]);
@@ -67,6 +74,10 @@ int main(int argc, char** argv) {
     loop_errstr(n);
     const char* text = const_cast<const char*>(sink_text);
     return text && std::strncmp(text, "cushim", 6) != 0 ? 0 : 3;
+  }
+  if (std::strcmp(argv[1], "getdevice") == 0) {
+    loop_getdevice(n);
+    return sink_status != cudaErrorSharedObjectInitFailed ? 0 : 3;  // cushim's fallback: no runtime reached
   }
   if (std::strcmp(argv[1], "conv") == 0) {
     loop_conv(n);

@@ -28,6 +28,7 @@ VARIANT_NAMES = {
 MODES = {
     "version": "cudnnGetVersion()",
     "errstr": "cudaGetErrorString(cudaSuccess)",
+    "getdevice": "cudaGetDevice(&device) (no GPU here: the runtime's refusal)",
     "conv": "cudnnConvolutionForward (13 args, fixture .so)",
     "sgemm": "cublasSgemm_v2 (14 args, fixture .so; cushim is (g))",
     "c2c": "cufftExecC2C (4 args, fixture .so; cushim is (g))",
@@ -357,7 +358,8 @@ def main():
                             f"{'+' if c is not None and d is not None and c >= d else ''}"
                             f"{fmt(None if c is None or d is None else c - d)}", verdict(ok)))
     checks = [f"{t}/{f}={R.get(f'loopcalls.{t}.{f}', 'n/a')}" for t in tags
-              for f in ("loop_version", "loop_errstr", "loop_conv", "loop_sgemm", "loop_c2c", "loop_spmv")]
+              for f in ("loop_version", "loop_errstr", "loop_getdevice", "loop_conv", "loop_sgemm", "loop_c2c",
+                        "loop_spmv")]
     md.append("\nCall instructions in each loop function of percall.o, with the symbol called (must be "
               "1 call of the benchmarked function: one real call per iteration, nothing hoisted or dropped): "
               + ", ".join(checks) + "\n")

@@ -19,11 +19,12 @@
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
 //                          event, error, version), for CUDA 12.0 headers (older than every
 //                          12.x manifest; docs/supported-headers.md, "Supported headers").
-//   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> and <cublasLt.h>
-//                          before cushim); likewise CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT,
-//                          CUSHIM_CURAND, CUSHIM_CUSPARSE, CUSHIM_CUSOLVER, CUSHIM_NVJITLINK,
-//                          CUSHIM_NVML, CUSHIM_NCCL (README.md, "Macros"). Without them nothing of
-//                          these is declared.
+//   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> before cushim; the
+//                          implementation file includes the headers that come with it itself);
+//                          likewise CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT, CUSHIM_CURAND,
+//                          CUSHIM_CUSPARSE, CUSHIM_CUSOLVER, CUSHIM_NVJITLINK, CUSHIM_NVML,
+//                          CUSHIM_NCCL (README.md, "Macros"). Without them nothing of these is
+//                          declared.
 //   CUSHIM_USE_BOOST_DLL   in the implementation TU: load through boost::dll::shared_library
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once

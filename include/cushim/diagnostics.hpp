@@ -115,6 +115,7 @@ using detail::json_string;
 // here in a line, cushim.hpp -> status.hpp -> diagnostics.hpp, so that whichever of them a file
 // includes first, every public declaration comes before the definitions.
 #ifdef CUSHIM_IMPLEMENTATION
+#include "api/companion_headers.inc"  // NVIDIA's headers cushim includes itself, outside the region too
 #include "detail/for_size.hpp"
 #include "detail/system_headers.hpp"
 CUSHIM_FOR_SIZE_BEGIN

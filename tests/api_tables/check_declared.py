@@ -10,7 +10,9 @@ errors), links it with a program that takes the address of every function the he
 (once plainly, once with CUDA_API_PER_THREAD_DEFAULT_STREAM, as nvcc --default-stream
 per-thread compiles), and compares the stubs the implementation object defines with the
 functions the headers declare: the same set, no more (nvcc's kernel ABI and the exports no
-header declares follow the manifest rule and are expected from the neighbouring manifest).
+header declares follow the manifest rule and are expected from the neighbouring manifest; so are
+cudaProfilerStart and cudaProfilerStop, which the toolkit's cuda_profiler_api.h declares: the
+implementation file includes it itself, a companion of the runtime's header).
 Bad input: a function declared with other parameter types than every manifest gives it gets a
 stub of the headers' own prototype (in the first case); one declared with another number of
 parameters stops the build with a message naming it and the release; a function the manifests
@@ -103,7 +105,7 @@ class Runner:
         return "\n".join(lines + ["#include <cushim/cushim.hpp>"]) + "\n"
 
     def addresses(self, case: Case, symbol: str, with_main: bool) -> str:
-        includes = ["#include <cuda_runtime_api.h>", "#include <cudnn.h>"]
+        includes = ["#include <cuda_runtime_api.h>", "#include <cuda_profiler_api.h>", "#include <cudnn.h>"]
         if "CUSHIM_NVRTC" in case.opt_in:
             includes.append("#include <nvrtc.h>")
         names = sorted(n for n in case.declared if not VARIANT.fullmatch(n))
@@ -170,6 +172,7 @@ def cases(args: argparse.Namespace) -> list[Case]:
     cudnn_9_1, cudnn_9_19, cudnn_9_24 = (manifest(f"cudnn-{v}")
                                          for v in ("9.1.0", "9.19.0", "9.24.0"))
     cudart_13 = manifest("cudart-13.0")
+    profiler = set(manifest("cudart-profiler-13.0"))  # the toolkit's companion header's
     nvrtc_13 = manifest("nvrtc-13.0")
     visible = lambda rows: {n: r for n, r in rows.items() if r["header"] == "cuda_runtime_api.h"}
     found = []
@@ -199,7 +202,7 @@ def cases(args: argparse.Namespace) -> list[Case]:
     nvrtc_release(headers, args.cuda_include, [nvrtc_12_9.get(n) or nvrtc_12_6[n]
                                                for n in sorted(nvrtc_chosen)], nvrtc_13)
     cudnn_declared = set(cudnn_9_1) | set(added_9_6[:1])
-    declared = cudnn_declared | {r["name"] for r in rows} | nvrtc_chosen
+    declared = cudnn_declared | {r["name"] for r in rows} | nvrtc_chosen | profiler
     found.append(Case("release_9_3_12_8", headers, declared,
                       declared | kernel_abi(manifest("cudart-12.9")), ["CUSHIM_NVRTC"]))
 
@@ -226,7 +229,7 @@ def cases(args: argparse.Namespace) -> list[Case]:
         "#if defined(__CUDA_API_VERSION_INTERNAL)", "#define cudaSignalExternalSemaphoresAsync "
         "__CUDART_API_PTSZ(cudaSignalExternalSemaphoresAsync_v2)\n"
         "#if defined(__CUDA_API_VERSION_INTERNAL)", 1)
-    declared = set(cudnn_9_19) | set(added_9_24) | {r["name"] for r in rows}
+    declared = set(cudnn_9_19) | set(added_9_24) | {r["name"] for r in rows} | profiler
     found.append(Case("release_9_22_11_2", headers, declared,
                       declared | kernel_abi(manifest("cudart-11.4")), []))
 

@@ -62,6 +62,14 @@ A library's fields (strings unless said otherwise):
   descriptor       {"file": its descriptor's file in detail/libraries/ (default <key>.hpp),
                    "name": the descriptor (default <key>_descriptor)}
   headers          what a program includes before cushim when it opts in (default: the umbrella)
+  companions       the library's other headers, which come with the main one: the implementation
+                   file includes them itself where the library is shimmed and the program
+                   included its main header (select's "needs" macros defined), before cushim's
+                   own code (api/companion_headers.inc)
+  companion        for an extending entry: {"unless": a preprocessor condition (optional)}: the
+                   implementation file includes its umbrella itself, as its library's
+                   companions, where the headers in use have it (__has_include) and "unless"
+                   does not hold; without it the entry's header is the program's to include
   shimmed_when     preprocessor condition under which its table is included (default: its
                    opt_in macro defined, else always)
   system_only      true: found only where the system installs it, with no override (the driver)
