@@ -63,18 +63,26 @@ inline std::string working_text(const std::vector<stack>& stacks, std::string& c
   return listed(groups);
 }
 
+// The first problem that stops the stack from using the GPU; null when none does.
+inline const machine::problem* first_blocking(const stack& s) {
+  for (const machine::problem& p : s.problems) {
+    if (blocks_gpu(p)) return &p;
+  }
+  return nullptr;
+}
+
 inline verdict decide(findings& f) {
   verdict v;
   v.gpu = see_gpus(f);
   v.stacks = find_stacks(f, v.gpu);
-  bool python_broken = false, any_works = false;
-  std::string broken_python;
+  bool any_works = false;
+  std::string python_broken;  // the verdict's text when a stack --python names cannot use the GPU
   for (const stack& s : v.stacks) {
     for (const machine::problem& p : s.problems) v.problems.push_back({stack_label(s), p});
     any_works = any_works || s.uses_gpu;
-    if (s.named_by_python && blocked(s.problems) && !python_broken) {
-      python_broken = true;
-      broken_python = stack_label(s);
+    const machine::problem* blocking = s.named_by_python ? first_blocking(s) : nullptr;
+    if (blocking && python_broken.empty()) {
+      python_broken = stack_label(s) + ", which --python names, cannot use the GPU: " + blocking->what;
     }
   }
   if (f.discovered) {
@@ -96,16 +104,10 @@ inline verdict decide(findings& f) {
   v.headline = any_works ? working + (count == 1 ? " uses " : " use ") + gpus_text(v.gpu.gpus) +
                                (cudnn.empty() ? "" : " with " + cudnn)
                          : "No stack found can use " + gpus_text(v.gpu.gpus);
-  if (!any_works || python_broken) {
+  if (!any_works || !python_broken.empty()) {
     v.exit_code = exit_no_gpu;
     v.name = "no_gpu";
-    v.text = python_broken
-                 ? broken_python + ", which --python names, cannot use the GPU: " + v.problems.front().what.what
-                 : v.headline + ": each has a problem (above)";
-    for (const labelled_problem& p : v.problems) {
-      if (python_broken && p.of == broken_python)
-        v.text = broken_python + ", which --python names, cannot use the GPU: " + p.what.what;
-    }
+    v.text = python_broken.empty() ? v.headline + ": each has a problem (above)" : python_broken;
     return v;
   }
   if (v.problems.empty()) {
