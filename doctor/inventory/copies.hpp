@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -309,16 +310,21 @@ inline void describe_cuda_major(found_file& found) {
 // without its library there stays a copy of its own.
 inline std::vector<machine::library_copy> group_sublibraries(std::vector<found_file>& files) {
   std::vector<machine::library_copy> copies;
+  // Each folder's main files by library and major (any major: -1, for NVRTC's builtins); the last wins.
+  using main_key = std::tuple<std::string, const library_descriptor*, int>;
+  std::map<main_key, std::size_t> mains;
+  for (std::size_t j = 0; j < files.size(); ++j) {
+    if (!files[j].named.sublibrary.empty()) continue;
+    std::string folder = parent_dir(files[j].copy.path);
+    mains[main_key(folder, files[j].named.d, files[j].named.major)] = j;
+    mains[main_key(std::move(folder), files[j].named.d, -1)] = j;
+  }
   std::vector<std::size_t> main_of(files.size(), files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (files[i].named.sublibrary.empty()) continue;
-    for (std::size_t j = 0; j < files.size(); ++j) {
-      if (files[j].named.sublibrary.empty() && files[j].named.d == files[i].named.d &&
-          parent_dir(files[j].copy.path) == parent_dir(files[i].copy.path) &&
-          (files[i].named.sublibrary == "builtins" || files[j].named.major == files[i].named.major)) {
-        main_of[i] = j;
-      }
-    }
+    int major = files[i].named.sublibrary == "builtins" ? -1 : files[i].named.major;
+    auto main = mains.find(main_key(parent_dir(files[i].copy.path), files[i].named.d, major));
+    if (main != mains.end()) main_of[i] = main->second;
   }
   std::vector<std::size_t> position(files.size(), 0);
   for (std::size_t i = 0; i < files.size(); ++i) {
