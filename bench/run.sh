@@ -117,10 +117,12 @@ if [ ! -f "$cuda/include/nvml.h" ]; then
   python3 "$root/tests/api_tables/synthetic_nvml.py" "$build/stand_in" && stand_in=(-isystem "$build/stand_in")
 fi
 # A machine of discovery_machine.py: its fixed places under CUSHIM_DISCOVERY_ROOT, its home and
-# PATH; the doctor's own search goes on to the real /etc/ld.so.cache, as in "bare".
+# PATH; the doctor's own search reads that machine's fixed places too (it has no ld.so.cache).
 for n in 0 5 20 80; do
   declare -a "env_disc$n=(env -i PATH=$build/discovery/m$n/usr/bin HOME=$build/discovery/m$n/home/user CUSHIM_DISCOVERY_ROOT=$build/discovery/m$n LANG=C)"
 done
+# The doctor on that machine: its own loads find this toolkit's libraries, as the floor it is compared with.
+env_doctor20=("${env_disc20[@]}" "CUSHIM_SEARCH_PATH=$cuda/lib")
 plain_load_libraries=("libcudart.so.$cuda_major" libcudnn.so.9 libcudnn_graph.so.9 libcudnn_ops.so.9 libcudnn_cnn.so.9
   libcudnn_adv.so.9 libcudnn_heuristic.so.9 libcudnn_engines_precompiled.so.9 libcudnn_engines_runtime_compiled.so.9
   "libcublas.so.$cuda_major" "libcublasLt.so.$cuda_major" "libnvrtc.so.$cuda_major")
@@ -443,8 +445,8 @@ if have valgrind; then
     cg_job "discovery.$n" "env_disc$n" "$build/bin/discovery" "$n"
   done
   # The doctor as scripts/doctor.sh builds it (opted in), with and without its discovery.
-  cg_job "doctor.discover20" env_disc20 "$build/bin/cushim-doctor-opt-in"
-  cg_job "doctor.no_discover20" env_disc20 "$build/bin/cushim-doctor-opt-in" --no-discover
+  cg_job "doctor.discover20" env_doctor20 "$build/bin/cushim-doctor-opt-in"
+  cg_job "doctor.no_discover20" env_doctor20 "$build/bin/cushim-doctor-opt-in" --no-discover
   wait
   cg_collect
   # Where the cushim first use spends its instructions (inclusive, top functions).
@@ -525,7 +527,7 @@ if have hyperfine; then
     for o in O2 O0; do
       [ -x "$build/bin/cushim-doctor-$o" ] && cmds+=(-n "doctor.$o" "$build/bin/cushim-doctor-$o")
     done
-    # -i: the doctor exits 2 on this machine (no NVIDIA driver is a warning).
+    # -i: the doctor exits 1 on this machine (without a driver no stack can use a GPU).
     [ ${#cmds[@]} -gt 0 ] && "${envref[@]}" "$(command -v hyperfine)" -N -i --warmup "$proc_warmup" \
       --runs "$proc_runs" --export-json "$build/hf/doctor_$e.json" "${cmds[@]}" >>"$build/logs/doctor.log" 2>&1
     unset -n envref
@@ -549,7 +551,7 @@ if have hyperfine; then
       cmds+=(-n "discovery.$n" "${envref[*]} $build/bin/discovery $n")
       unset -n envref
     done
-    declare -n envref=env_disc20
+    declare -n envref=env_doctor20
     cmds+=(-n "doctor.discover20" "${envref[*]} $build/bin/cushim-doctor-opt-in"
       -n "doctor.no_discover20" "${envref[*]} $build/bin/cushim-doctor-opt-in --no-discover"
       -n "doctor.O2.discover20" "${envref[*]} $build/bin/cushim-doctor-O2"

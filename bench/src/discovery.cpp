@@ -2,6 +2,10 @@
 // describes (CUSHIM_DISCOVERY_ROOT, HOME, PATH: bench/tools/discovery_machine.py lays one out),
 // then _exit(0), so callgrind's total and the wall time are the discovery and the process start.
 // Prints how much it found; exit 3 when it found fewer environments than argv[1] says.
+// The inventory names libraries through cushim's descriptors, so cushim's implementation is here.
+#define CUSHIM_IMPLEMENTATION
+#include <cushim/status.hpp>
+
 #include "machine/discover.hpp"
 #include <unistd.h>
 

@@ -113,6 +113,11 @@ def main():
     a = p.parse_args()
     shutil.rmtree(a.root, ignore_errors=True)
     os.makedirs(os.path.join(a.root, "usr/bin"))
+    # The host's C library stands for the machine's: every framework library the doctor follows needs it.
+    for f in ["lib/x86_64-linux-gnu/libc.so.6", "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"]:
+        if os.path.exists("/" + f):
+            os.makedirs(os.path.dirname(os.path.join(a.root, f)), exist_ok=True)
+            os.symlink("/" + f, os.path.join(a.root, f))
     for i in range(a.environments):
         environment(a.root, a.libs, i)
     for version in ["11.8.0", "12.1.1", "12.4.1", "12.6.3", "12.8.1", "12.9.1", "13.0.2"][: a.toolkits]:

@@ -297,7 +297,8 @@ def doctor_floor_and_discovery(args, R, md, targets):
                          ("not opted in, --no-discover", d.get("doctor.O2.no_discover20"), None)):
         rows.append([label, fmt(w["median"] * 1e3, 2) if w else "n/a",
                      fmt(w["cpu_mean"] * 1e3, 2) if w else "n/a", fmt(ir) if ir else "-"])
-    md.append("\nThe doctor (-O2) on the machine of 20 environments and 4 toolkits. Discovery's own cost is the same "
+    md.append("\nThe doctor (-O2) on the machine of 20 environments and 4 toolkits, its own loads finding this "
+              "toolkit's libraries (`CUSHIM_SEARCH_PATH`). Discovery's own cost is the same "
               "in both builds; the doctor not opted in loads two libraries instead of five, so the same cost is a "
               "larger share of it:\n")
     md.append(table(["cushim-doctor", "wall median ms", "CPU (user+sys) mean ms", "instructions"], rows))
