@@ -970,6 +970,56 @@ TEST_CASE("bad input: a site-packages of 10,000 packages, symbolic link loops, n
   check_parity(f);
 }
 
+TEST_CASE(
+    "bad input in the inventory: package records that are FIFOs, huge or garbage; libraries that are FIFOs, "
+    "cut short or empty") {
+  fake_machine m;
+  std::string site = active_venv(m);
+  m.torch_cu124(site);
+  std::string cublas_record = site + "/nvidia_cublas_cu12-12.4.5.8.dist-info/RECORD";
+  std::filesystem::remove(cublas_record);
+  REQUIRE(::mkfifo(cublas_record.c_str(), 0644) == 0);
+  std::string runtime_record = site + "/nvidia_cuda_runtime_cu12-12.4.127.dist-info/RECORD";
+  std::filesystem::resize_file(runtime_record, 20u << 20);  // past the 16 MiB read of a package's list
+  m.tree.make_dirs("var/lib/dpkg/info");
+  REQUIRE(::mkfifo(m.path("var/lib/dpkg/status").c_str(), 0644) == 0);
+  m.write("var/lib/dpkg/info/libcudnn9-cuda-12.list", std::string("\x7f\0\xff garbage\n\n\x01", 14));
+  m.tree.make_dirs("usr/lib/x86_64-linux-gnu");
+  REQUIRE(::mkfifo(m.path("usr/lib/x86_64-linux-gnu/libcudnn.so.9").c_str(), 0644) == 0);
+  std::ifstream real(discovery_fixture("cuda12", "libcublas.so.12"), std::ios::binary);
+  std::string head(100, '\0');
+  real.read(&head[0], 100);
+  m.write("usr/lib/x86_64-linux-gnu/libcublas.so.12", head);  // its ELF header, cut short
+  m.write("usr/lib/x86_64-linux-gnu/libcudart.so.12", "");
+  machine::findings f = discover(m);
+  CHECK(f.notes == std::vector<std::string>{
+                       m.path("var/lib/dpkg/status") + " cannot be read: a FIFO, not a file",
+                       cublas_record + " cannot be read: a FIFO, not a file",
+                       runtime_record + " is 20 MiB; only its first 16 MiB were read",
+                       m.path("usr/lib/x86_64-linux-gnu/libcudnn.so.9") +
+                           " has a library's name but is a FIFO, not a file: not examined",
+                   });
+  auto copy_at = [&](const std::string& path) {
+    for (const machine::library_copy& c : f.copies)
+      if (c.path == path) return c;
+    FAIL("no copy at " << path);
+    return machine::library_copy();
+  };
+  machine::library_copy empty = copy_at(m.path("usr/lib/x86_64-linux-gnu/libcudart.so.12"));
+  CHECK(empty.version.empty());
+  CHECK(empty.notes == std::vector<std::string>{"it cannot be loaded: not a shared library: file is empty"});
+  machine::library_copy cut = copy_at(m.path("usr/lib/x86_64-linux-gnu/libcublas.so.12"));
+  REQUIRE(cut.notes.size() == 1);
+  CHECK(contains(cut.notes[0], "it cannot be loaded: not a shared library: "));
+  machine::library_copy unrecorded = copy_at(site + "/nvidia/cublas/lib/libcublas.so.12");
+  CHECK(unrecorded.installed_by == "by hand");
+  CHECK(unrecorded.owner ==
+        "in the site-packages of " + m.path("home/user/proj/.venv") + ", but no readable package record lists it");
+  CHECK(copy_at(site + "/nvidia/cuda_runtime/lib/libcudart.so.12").owner ==
+        "nvidia-cuda-runtime-cu12 12.4.127 (pip, " + m.path("home/user/proj/.venv") + ")");  // read up to the limit
+  CHECK(copy_at(site + "/nvidia/cudnn/lib/libcudnn.so.9").version == "9.1.0.70");
+}
+
 TEST_CASE("nothing is run and nothing is written") {
   fake_machine m;
   std::string site = active_venv(m);

@@ -93,7 +93,12 @@ inline std::vector<found_file> find_library_files(const std::vector<located_fold
       named_library named;
       if (!library_named(name, named)) continue;
       std::string path = join_path(place.path, name);
-      if (platform::check_path(path).kind != platform::path_kind::file) continue;
+      platform::path_check kind = platform::check_path(path);
+      if (kind.kind != platform::path_kind::file) {
+        if (kind.kind != platform::path_kind::folder && kind.kind != platform::path_kind::absent)
+          add_unique(notes, path + " has a library's name but is " + kind.detail + ": not examined");
+        continue;
+      }
       platform::file_identity id = platform::identity_of(path);
       auto known = index.find({id.device, id.inode});
       if (known != index.end()) {
@@ -250,6 +255,12 @@ inline void describe_owner(const context& ctx, const machine::findings& f, const
   }
   c.installed_by = "by hand";
   c.owner = "copied by hand: no package, toolkit, environment or framework records it";
+  for (const machine::environment& e : f.environments) {
+    for (const std::string& site : e.site_packages) {
+      if (c.path.compare(0, site.size() + 1, site + "/") == 0)
+        c.owner = "in the site-packages of " + e.path + ", but no readable package record lists it";
+    }
+  }
   if (int major = cuda_major_in_name(folder)) c.cuda_major = major, c.cuda_source = "its folder's name";
 }
 
@@ -369,12 +380,14 @@ inline void take_inventory(const context& ctx, std::string_view cache, machine::
     if (platform::check_path(join_path(e.path, "conda-meta")).kind == platform::path_kind::folder) {
       read_conda_records(e, records, f.notes);
     }
-    read_wheel_records(e, records);
+    read_wheel_records(e, records, f.notes);
   }
   std::vector<found_file> files = find_library_files(library_places(ctx, cache, f, f.notes), f.notes);
   for (found_file& found : files) {
     std::string real = platform::canonical_path(found.copy.path);
     if (real != found.copy.path) found.copy.file = real;
+    std::string why;  // a file the loader would refuse has no version or CUDA major to read
+    if (platform::inspect_file(real, why) != outcome::loaded) found.copy.notes.push_back("it cannot be loaded: " + why);
     describe_owner(ctx, f, records, found);
     describe_version(f, records, found);
     if (!found.copy.cuda_major) describe_cuda_major(found);

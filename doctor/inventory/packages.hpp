@@ -114,10 +114,15 @@ inline void read_conda_records(const machine::environment& e, package_records& r
 }
 
 // Each nvidia-* wheel's RECORD: pip's list of the files it installed, relative to site-packages.
-inline void read_wheel_records(const machine::environment& e, package_records& records) {
+inline void read_wheel_records(const machine::environment& e, package_records& records,
+                               std::vector<std::string>& notes) {
   for (const machine::wheel& w : e.nvidia_wheels) {
     text_file record = read_text(join_path(w.path, "RECORD"), package_list_limit);
-    if (!record.ok()) continue;
+    if (!record.ok()) {
+      if (record.exists()) notes.push_back(record.path + " cannot be read: " + record.error);
+      continue;
+    }
+    if (record.truncated()) notes.push_back(record.truncation_note());
     package_record r{"pip", w.name, w.version, "pip, " + e.path};
     std::string site = parent_dir(w.path);
     for_each_line(record.text, [&](std::string_view line) {

@@ -48,6 +48,7 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
   discovery::text_file status = discovery::read_text(ctx.system_path("/var/lib/dpkg/status"), dpkg_status_limit);
   if (!status.exists()) return;
   if (!status.ok()) return notes.push_back(status.path + " cannot be read: " + status.error);
+  if (status.truncated()) notes.push_back(status.truncation_note());
   std::map<std::string, std::string> versions = dpkg_versions(status.text);
   std::string info = ctx.system_path("/var/lib/dpkg/info");
   for (const std::string& file : discovery::names_starting(info, "", notes)) {
@@ -56,7 +57,11 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
     package = package.substr(0, package.find(':'));  // libcudnn9-cuda-13:amd64
     if (!discovery::nvidia_package_name(package)) continue;
     discovery::text_file list = discovery::read_text(join_path(info, file), discovery::package_list_limit);
-    if (!list.ok()) continue;
+    if (!list.ok()) {
+      notes.push_back(list.path + " cannot be read: " + list.error);
+      continue;
+    }
+    if (list.truncated()) notes.push_back(list.truncation_note());
     auto version = versions.find(package);
     discovery::package_record r{"package", package, version == versions.end() ? "" : version->second, "dpkg"};
     discovery::for_each_line(list.text, [&](std::string_view line) {
