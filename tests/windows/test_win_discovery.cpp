@@ -597,6 +597,9 @@ TEST_CASE("bad input: IDE settings that are garbage, huge, name what is gone or 
           "<application><component name=\"ProjectJdkTable\"><jdk version=\"2\"><name value=\"Python 3.9 (old)\" />"
           "<type value=\"Python SDK\" /><homePath value=\"$USER_HOME$/envs/old/python.exe\" /></jdk>"
           "</component></application>");
+  // An older PyCharm's table: garbage, and larger than any table (1 MiB is read).
+  std::string junk(1100 * 1024 + 7, '<');
+  m.write("Users\\user\\AppData\\Roaming\\JetBrains\\PyCharm2023.1\\options\\jdk.table.xml", junk);
   m.write("p_vscode\\.vscode\\settings.json",
           "{\n  // the project's own venv\n  \"python.defaultInterpreterPath\": "
           "\"${workspaceFolder}/.venv/Scripts/python.exe\",\n}\n");
@@ -626,8 +629,10 @@ TEST_CASE("bad input: IDE settings that are garbage, huge, name what is gone or 
            m.path("p_java\\.idea\\misc.xml") + " names the SDK \"corretto-17\" of type JavaSDK, not a Python "
                                                "interpreter",
            m.path("p_unlisted\\.idea\\misc.xml") + " names the interpreter \"Python 3.12\", which the jdk.table.xml "
-                                                   "of PyCharm2024.1 does not list as a Python interpreter: PyCharm "
-                                                   "shows it as invalid",
+                                                   "of PyCharm2024.1, PyCharm2023.1 does not list as a Python "
+                                                   "interpreter: PyCharm shows it as invalid",
+           m.path("Users\\user\\AppData\\Roaming\\JetBrains\\PyCharm2023.1\\options\\jdk.table.xml") + " is " +
+               std::to_string(junk.size()) + " bytes; only its first 1 MiB were read",
            m.path("p_vscode_bad\\.vscode\\settings.json") + " is not JSON (with comments): its interpreter setting "
                                                             "is not known",
            "--project " + m.path("p_nothing") + " is not a folder: not read"}) {

@@ -417,7 +417,8 @@ TEST_CASE("the article's machine with PATH saved by setx after PyCharm started, 
 
 // A cuDNN 8.5 unpacked by hand, its bin folder on PATH and zlibwapi.dll nowhere, for a doctor built
 // with cuDNN 9 headers; Visual Studio Build Tools 2022 installed (cl.exe 19.40, VS 17.10) but not
-// on PATH, and a CUDA 11.8 whose nvcc accepts _MSC_VER below 1940 (--build).
+// on PATH, and a CUDA 11.8 whose nvcc accepts _MSC_VER below 1940 (--build); run from another
+// folder than the project's, which --project names.
 TEST_CASE("a cuDNN 8.5 on PATH without zlibwapi.dll, and Build Tools without cl.exe on PATH (--build)") {
   win_test::article_machine m;
   for (const char* dll : {"cudnn64_8.dll", "zlibwapi.dll"}) {
@@ -440,8 +441,9 @@ TEST_CASE("a cuDNN 8.5 on PATH without zlibwapi.dll, and Build Tools without cl.
           "{\"installationName\": \"VisualStudio/17.10.0+34916.146\", \"installationPath\": \"" + escaped +
               "\", \"installationVersion\": \"17.10.34916.146\", \"launchParams\": {}}\n");
   m.env["PATH"] = cudnn_bin + ";" + m.bin + ";C:\\windows\\system32";
-  probe_output r = run_program(CUSHIM_DOCTOR, m.env, {"--build"}, m.project);
+  probe_output r = run_program(CUSHIM_DOCTOR, m.env, {"--build", "--project", m.project}, m.tree.path());
   INFO(r.text);
+  CHECK(contains(r.text, "\n  PyCharm's interpreter for " + m.project + ": " + m.env_dir + "\\python.exe ("));
   std::string headline =
       "torch in " + m.env_dir + " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder\n";
   CHECK(r.text.rfind(headline + "  programs built with cushim and cuDNN 8.5.0's headers refuse " + cudnn_bin +
