@@ -143,7 +143,7 @@ inline std::vector<std::string> check_saved_path(const context& ctx, const std::
       add_unique(saved_only, e.text);
       f.problems.push_back({"variable_not_in_process", where + " has " + e.text + ", which this process's PATH lacks",
                             e.text,
-                            started_before_why("lack" + std::string(" it: what is there (") + holds +
+                            started_before_why("lack it: what is there (" + holds +
                                                ") is not found by name, as if it were not installed"),
                             restart_fix});
     }

@@ -2,6 +2,8 @@
 // records compilers, so none is listed as installed beside it.
 #pragma once
 
+// Included by ../build_tools.hpp, after discovery::host_compiler.
+
 #include <string>
 #include <vector>
 

@@ -2,6 +2,8 @@
 // shells' start-up files are scripts, run by each shell): nothing to compare.
 #pragma once
 
+// Included by ../saved_environment.hpp, after discovery::saved_variable.
+
 #include <string>
 #include <vector>
 

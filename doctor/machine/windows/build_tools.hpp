@@ -5,6 +5,8 @@
 // FileVersion.
 #pragma once
 
+// Included by ../build_tools.hpp, after discovery::host_compiler.
+
 #include <string>
 #include <vector>
 

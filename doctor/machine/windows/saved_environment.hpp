@@ -3,6 +3,8 @@
 // not a string, or too large to be a variable, is noted and left out.
 #pragma once
 
+// Included by ../saved_environment.hpp, after discovery::saved_variable.
+
 #include <cwchar>
 #include <string>
 #include <vector>
