@@ -36,7 +36,7 @@ answer run(const request& r) {
 #endif
   cushim::configure(options);
   findings found = examine();
-  if (r.discover) discover(found, r.pythons);
+  if (r.discover) discover(found, r);
   verdict v = decide(found);
   answer a{r.json ? json_report(found, v) : text_report(found, v), v.exit_code};
   if (!r.record_file.empty() && !write_record(r.record_file, found, v)) a.exit_code = exit_cannot_write;

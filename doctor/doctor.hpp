@@ -23,6 +23,8 @@ struct request {
   std::string record_file;               // also write the record here; empty: none
   std::vector<std::string> search_dirs;  // searched first by this program's own loads
   std::vector<std::string> pythons;      // interpreters or environment folders to examine too
+  std::vector<std::string> projects;     // project folders whose IDE settings to read, besides the current one
+  bool build = false;                    // also examine what a source build needs
 };
 
 struct answer {

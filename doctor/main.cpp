@@ -11,7 +11,7 @@ namespace {
 
 const char* usage =
     "usage: cushim-doctor [--json] [--record FILE] [--search-dir DIR]... [--python PATH]...\n"
-    "                     [--no-discover] [--help]\n"
+    "                     [--project DIR]... [--build] [--no-discover] [--help]\n"
     "  Finds, from their files alone, every copy of every NVIDIA library on this machine and every\n"
     "  stack that uses them (each framework in each Python environment, each CUDA toolkit, programs\n"
     "  built with cushim), says which of them can use the GPU, and for each that cannot, what to\n"
@@ -22,6 +22,10 @@ const char* usage =
     "                    library, each stack and its verdict\n"
     "  --search-dir DIR  search DIR first for this program's own loads (repeatable)\n"
     "  --python PATH     also examine this interpreter or environment folder (repeatable)\n"
+    "  --project DIR     also read the interpreter PyCharm or VS Code runs DIR's code with (the\n"
+    "                    current folder's is always read; repeatable)\n"
+    "  --build           also examine what building CUDA or cuDNN code from source needs (the host\n"
+    "                    compiler, its environment, the toolkit's cuDNN headers and libraries)\n"
     "  --no-discover     leave out the toolkits and Python environments\n"
     "  --help            print this text\n"
     "exit: 0 the GPU works and no stack has a problem, 1 nothing found can use a GPU (or a --python\n"
@@ -46,11 +50,15 @@ bool parse_arguments(int argc, char** argv, doctor::request& r, bool& help) {
       return false;
     } else if (std::strcmp(arg, "--python") == 0 && has_value) {
       r.pythons.emplace_back(argv[++i]);
+    } else if (std::strcmp(arg, "--project") == 0 && has_value) {
+      r.projects.emplace_back(argv[++i]);
+    } else if (std::strcmp(arg, "--build") == 0) {
+      r.build = true;
     } else if (std::strcmp(arg, "--no-discover") == 0) {
       r.discover = false;
     } else {
       bool needs_value = std::strcmp(arg, "--search-dir") == 0 || std::strcmp(arg, "--record") == 0 ||
-                         std::strcmp(arg, "--python") == 0;
+                         std::strcmp(arg, "--python") == 0 || std::strcmp(arg, "--project") == 0;
       std::fprintf(stderr, "cushim-doctor: %s '%s'\n", needs_value ? "missing value after" : "unknown argument", arg);
       return false;
     }

@@ -8,10 +8,16 @@
 #define CUSHIM_DOCTOR_OS_FRAMEWORK_LOADER "windows/framework_loader.hpp"
 #define CUSHIM_DOCTOR_OS_SYSTEM_PACKAGES "windows/system_packages.hpp"
 #define CUSHIM_DOCTOR_OS_LIBRARY_PLACES "windows/library_places.hpp"
+#define CUSHIM_DOCTOR_OS_SAVED_ENVIRONMENT "windows/saved_environment.hpp"
+#define CUSHIM_DOCTOR_OS_BUILD_TOOLS "windows/build_tools.hpp"
+#define CUSHIM_DOCTOR_OS_CUDNN_IMPORTS "windows/cudnn_imports.hpp"
 #else
 #define CUSHIM_DOCTOR_OS_FILES "posix/files.hpp"
 #define CUSHIM_DOCTOR_OS_LAYOUT "posix/layout.hpp"
 #define CUSHIM_DOCTOR_OS_FRAMEWORK_LOADER "posix/framework_loader.hpp"
 #define CUSHIM_DOCTOR_OS_SYSTEM_PACKAGES "posix/system_packages.hpp"
 #define CUSHIM_DOCTOR_OS_LIBRARY_PLACES "posix/library_places.hpp"
+#define CUSHIM_DOCTOR_OS_SAVED_ENVIRONMENT "posix/saved_environment.hpp"
+#define CUSHIM_DOCTOR_OS_BUILD_TOOLS "posix/build_tools.hpp"
+#define CUSHIM_DOCTOR_OS_CUDNN_IMPORTS "posix/cudnn_imports.hpp"
 #endif

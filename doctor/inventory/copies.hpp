@@ -35,10 +35,13 @@ struct found_file {
   platform::file_identity id;
 };
 
-// Every folder to look in, each with how it was found.
+// Every folder to look in, each with how it was found; `saved_only`: the folders only the saved PATH
+// has (stacks/saved_environment_checks.hpp), which a program started after a restart would search.
 inline std::vector<located_folder> library_places(const context& ctx, std::string_view cache,
+                                                  const std::vector<std::string>& saved_only,
                                                   const machine::findings& f, std::vector<std::string>& notes) {
   std::vector<located_folder> places = platform::system_library_places(ctx, cache, notes);
+  for (const std::string& dir : saved_only) places.push_back({dir, "PATH in the registry (not in this process)"});
   for (const machine::toolkit& t : f.toolkits) {
     for (const std::string& dir : platform::toolkit_library_dirs(t.path))
       places.push_back({dir, "the toolkit " + t.path});
@@ -65,8 +68,7 @@ inline std::vector<located_folder> library_places(const context& ctx, std::strin
       places.push_back({*sub ? join_path(root, sub) : root, variable});
   }
   if (std::string library = ctx.env_value("CUDNN_LIBRARY"); !library.empty()) {
-    bool folder = platform::check_path(library).kind == platform::path_kind::folder;
-    places.push_back({folder ? library : parent_dir(library), "CUDNN_LIBRARY"});
+    for (const std::string& dir : platform::cudnn_library_dirs(library)) places.push_back({dir, "CUDNN_LIBRARY"});
   }
   return places;
 }
@@ -373,7 +375,8 @@ inline int library_rank(const std::string& key) {
   return library_count;
 }
 
-inline void take_inventory(const context& ctx, std::string_view cache, machine::findings& f) {
+inline void take_inventory(const context& ctx, std::string_view cache, const std::vector<std::string>& saved_only,
+                           machine::findings& f) {
   package_records records;
   platform::read_system_packages(ctx, records, f.notes);
   for (const machine::environment& e : f.environments) {
@@ -382,7 +385,7 @@ inline void take_inventory(const context& ctx, std::string_view cache, machine::
     }
     read_wheel_records(e, records, f.notes);
   }
-  std::vector<found_file> files = find_library_files(library_places(ctx, cache, f, f.notes), f.notes);
+  std::vector<found_file> files = find_library_files(library_places(ctx, cache, saved_only, f, f.notes), f.notes);
   for (found_file& found : files) {
     std::string real = platform::canonical_path(found.copy.path);
     if (real != found.copy.path) found.copy.file = real;

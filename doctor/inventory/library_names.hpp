@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cushim/detail/libraries.hpp>
+#include <cushim/detail/pe.hpp>
 #include <cushim/detail/sublibrary_specs.hpp>
 
 #include <cctype>

@@ -199,6 +199,11 @@ class context {
     return names;
   }
 
+  // The folder the doctor runs in: this process's (files.hpp), or a given environment's PWD.
+  std::string current_folder() const {
+    return opts.use_process_environment ? platform::process_current_folder(env("PWD")) : env_value("PWD");
+  }
+
   // A fixed location of the system ("/usr/local"), under CUSHIM_DISCOVERY_ROOT when that is set.
   std::string system_path(std::string_view absolute) const { return root_ + std::string(absolute); }
   const std::string& root() const { return root_; }

@@ -1,7 +1,8 @@
 // A cuDNN in folders, from its files alone: the release its header says, the release of its main
-// library and of each sub-library (their file names, version words or version resources), and
-// the CUDA major it was built for (the cuBLAS, cuBLASLt or runtime its files import). The checks
-// of what it sits beside (a toolkit, the build variables) are in checks.hpp.
+// library and of each sub-library (their file names, version words or version resources), the
+// CUDA major it was built for (the cuBLAS, cuBLASLt or runtime its files import) and, on Windows,
+// the import library a build links (lib\x64\cudnn.lib) and the DLL it links to. The checks of
+// what it sits beside (a toolkit, the build variables) are in checks.hpp.
 #pragma once
 
 #include <string>
@@ -80,6 +81,8 @@ inline bool find_cudnn(const std::vector<std::string>& header_dirs, const std::v
   }
   if (out.header.empty() && out.library.empty()) return false;
   if (out.library.empty()) return true;
+  out.import_library = platform::cudnn_import_library(library_dir);
+  if (!out.import_library.empty()) out.import_library_major = platform::cudnn_major_linked_by(out.import_library);
   std::string source;
   out.library_version = platform::cudnn_file_version(out.library, nullptr, out.version_source);
   if (!out.version_source.empty()) out.version_source = file_name_of(out.library) + ": " + out.version_source;

@@ -16,6 +16,9 @@ enum class loader_model {
                      // Windows add_dll_directory, then LoadLibraryExW(0x1100) of every torch/lib/*.dll
   python_extension,  // loaded as Python loads an extension module or ctypes a library (3.8 and later)
   wheel_libraries,   // loads each of its `wheel_libraries` from its nvidia-* wheel's folder, else by name
+  paddle,            // an extension module, then cuDNN by name at its first GPU call (windows/framework_loader.hpp)
+  opencv,            // cv2's own loader: config.py's BINARIES_PATHS, then the native module; built with
+                     // CUDA when its imports reach CUDA's libraries
 };
 
 // A library a framework loads itself, by path, from an nvidia-* wheel's folder
@@ -67,6 +70,7 @@ struct framework_spec {
   loader_model loader;
   fixed_list<wheel_library> wheel_libraries;  // loader_model::wheel_libraries: what it loads
   const char* display_name;                   // how a sentence names it: "JAX", "CuPy"
+  bool cpu_build_is_usual;                    // a CPU build is what most installs are: a note, not a problem
 };
 
 constexpr framework_spec framework_specs[] = {
@@ -89,7 +93,8 @@ constexpr framework_spec framework_specs[] = {
      "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu{cuda}",
      loader_model::torch,
      {},
-     "torch"},
+     "torch",
+     false},
     {"tensorflow",
      "tensorflow",
      {"tensorflow", "tensorflow_gpu", "tensorflow_cpu", "tensorflow_intel", "tf_nightly", nullptr},
@@ -109,7 +114,8 @@ constexpr framework_spec framework_specs[] = {
      "pip install \"tensorflow[and-cuda]\" (Linux; TensorFlow 2.10 was the last with GPU support on native Windows)",
      loader_model::python_extension,
      {},
-     "TensorFlow"},
+     "TensorFlow",
+     false},
     {"onnxruntime",
      "onnxruntime",
      {"onnxruntime_gpu", "onnxruntime", nullptr},
@@ -129,7 +135,8 @@ constexpr framework_spec framework_specs[] = {
      "pip uninstall onnxruntime, then pip install onnxruntime-gpu (the two share the onnxruntime folder)",
      loader_model::python_extension,
      {},
-     "onnxruntime"},
+     "onnxruntime",
+     false},
     {"paddle",
      "paddle",
      {"paddlepaddle_gpu", "paddlepaddle", nullptr},
@@ -147,9 +154,10 @@ constexpr framework_spec framework_specs[] = {
      false,
      nullptr,
      "pip install paddlepaddle-gpu from the package index of a CUDA the driver supports",
-     loader_model::python_extension,
+     loader_model::paddle,
      {},
-     "Paddle"},
+     "Paddle",
+     false},
     {"jax",
      nullptr,
      {"jax_cuda12_plugin", "jax_cuda13_plugin", nullptr},
@@ -169,7 +177,8 @@ constexpr framework_spec framework_specs[] = {
      "pip install \"jax[cuda12]\" (or jax[cuda13])",
      loader_model::wheel_libraries,
      jax_libraries,
-     "JAX"},
+     "JAX",
+     false},
     {"cupy",
      "cupy",
      {"cupy_cuda11x", "cupy_cuda12x", "cupy_cuda13x", nullptr},
@@ -189,7 +198,30 @@ constexpr framework_spec framework_specs[] = {
      "pip install cupy-cuda12x (or cupy-cuda13x) for the CUDA major the driver supports",
      loader_model::wheel_libraries,
      cupy_libraries,
-     "CuPy"},
+     "CuPy",
+     false},
+    {"opencv",
+     "cv2",
+     {"opencv_python", "opencv_contrib_python", "opencv_python_headless", "opencv_contrib_python_headless", nullptr},
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     {nullptr},
+     {nullptr},
+     {"cv2/cv2.pyd", nullptr},
+     false,
+     nullptr,
+     "build OpenCV from source with WITH_CUDA=ON, WITH_CUDNN=ON and OPENCV_DNN_CUDA=ON and install its Python "
+     "module in place of opencv-python (pip's opencv-python wheels are built without CUDA)",
+     loader_model::opencv,
+     {},
+     "OpenCV",
+     true},
 };
 
 }  // namespace discovery

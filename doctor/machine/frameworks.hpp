@@ -223,6 +223,7 @@ inline void read_build(const framework_spec& spec, const std::string& site, foun
 inline std::vector<found_framework> find_frameworks(const site_index& site) {
   std::vector<found_framework> all;
   for (const framework_spec& spec : framework_specs) {
+    if (spec.loader == loader_model::opencv && !platform::windows_names) continue;  // modelled on Windows only
     const distribution* dist = nullptr;
     for (const char* name : spec.distributions) {
       if (!name) break;
@@ -257,7 +258,8 @@ inline std::vector<found_framework> find_frameworks(const site_index& site) {
       fw.cuda = cuda_in_name(dist->name);
       fw.build = fw.cuda.empty() ? "unknown" : "cuda";
     }
-    if (fw.build == "unknown" && !fw.native_file.empty()) fw.build = "cuda";
+    // A native file says "CUDA" where the framework ships one for CUDA only; OpenCV's loader decides.
+    if (fw.build == "unknown" && !fw.native_file.empty() && spec.loader != loader_model::opencv) fw.build = "cuda";
     if (fw.build == "unknown" && dist && spec.cpu_distribution && dist->name == spec.cpu_distribution) fw.build = "cpu";
     if (fw.version.find("+cpu") != std::string::npos) fw.build = "cpu";
     all.push_back(std::move(found));

@@ -32,9 +32,18 @@ struct cudnn_file {
   std::string version;  // "8.5.0", from the file (its name, its version word or resource); empty when it does not say
 };
 
-// cuDNN files in one place: copied into a toolkit, or named by the variables a source build reads.
+// A DLL a library imports, found where Windows' loader would find it.
+struct resolved_import {
+  std::string name;                   // zlibwapi.dll
+  std::string path;                   // empty: not found
+  std::string needed_by;              // the files that import it: "cudnn_ops_infer64_8.dll, cudnn_cnn_infer64_8.dll"
+  std::vector<std::string> searched;  // where it was looked for
+};
+
+// cuDNN files in one place: copied into a toolkit, on PATH, or named by the variables a source
+// build reads.
 struct cudnn_install {
-  std::string found_by;          // "merged into the toolkit", "CUDNN_PATH", "CUDNN_INCLUDE_DIR", ...
+  std::string found_by;          // "copied into the toolkit", "CUDNN_PATH", "CUDNN_INCLUDE_DIR", "PATH", ...
   std::string header;            // cudnn_version.h (cudnn.h before 8.0); empty without one
   std::string header_version;    // "8.9.7"
   std::string library;           // the main library; empty without one
@@ -43,6 +52,9 @@ struct cudnn_install {
   int built_for_cuda_major = 0;  // from its files; 0 when they do not say
   std::string built_for_source;  // "cudnn_ops_infer64_8.dll imports cublasLt64_11.dll"
   std::vector<cudnn_file> sublibraries;
+  std::string import_library;            // Windows: lib\x64\cudnn.lib, what a build links; empty without one
+  int import_library_major = 0;          // the cudnn64_N.dll it links to; 0 when it names none
+  std::vector<resolved_import> imports;  // Windows: what its DLLs import beyond cuDNN and the system
 };
 
 struct toolkit {
@@ -114,6 +126,28 @@ struct command_on_path {
   std::string how;          // how that is known: "pyenv shim, version from /root/.pyenv/version", ...
 };
 
+// The interpreter an IDE runs a project's code with, from the IDE's own files.
+struct ide_interpreter {
+  std::string ide;          // "PyCharm", "VS Code"
+  std::string project;      // the project's folder
+  std::string settings;     // the project's file that chooses it: .idea/misc.xml, .vscode/settings.json
+  std::string name;         // PyCharm's name for it ("Python 3.10 (torch201)"); empty for VS Code
+  std::string path;         // the interpreter
+  std::string environment;  // the environment it starts (its path); empty when unknown
+  std::string how;          // where the path comes from: "the jdk.table.xml of PyCharm2023.2", ...
+};
+
+// What building CUDA and cuDNN code from source needs (cushim-doctor --build): the compiler nvcc
+// hosts, its environment, and the toolkit's cuDNN headers and import libraries.
+struct build_tools {
+  bool examined = false;
+  std::vector<std::string> installed;  // the C++ compilers installed: "Visual Studio Build Tools 2022 17.9 (...)"
+  std::string compiler;                // the first cl.exe (Linux: c++) on PATH; empty: none
+  std::string compiler_version;        // its version, "19.39.33523"
+  std::vector<problem> problems;
+  std::vector<std::string> notes;
+};
+
 // One copy of an NVIDIA library on the machine: a file, the names it is found by, what it is and
 // who put it there.
 struct library_copy {
@@ -159,15 +193,21 @@ struct findings {
   std::vector<cudnn_install> cudnn;  // named by CUDNN_PATH, CUDNN_INCLUDE_DIR, CUDNN_LIBRARY
   std::vector<environment> environments;
   std::vector<command_on_path> on_path;
-  std::vector<library_copy> copies;      // every copy of every NVIDIA library cushim knows
-  std::vector<cushim_program> programs;  // per cuDNN and CUDA release whose headers are here
-  std::vector<problem> problems;         // of no one toolkit or environment: the variables, the interpreter on PATH
+  std::vector<library_copy> copies;               // every copy of every NVIDIA library cushim knows
+  std::vector<cushim_program> programs;           // per cuDNN and CUDA release whose headers are here
+  std::vector<ide_interpreter> ide_interpreters;  // the current folder's and each --project's
+  build_tools build;                              // with options.build, or a toolkit without nvcc on PATH
+  std::vector<problem> problems;  // of no one toolkit or environment: the variables, the interpreter on PATH
   std::vector<std::string> notes;
 };
 
 struct options {
   // Interpreters or environment folders to examine besides those found (cushim-doctor --python).
   std::vector<std::string> pythons;
+  // Project folders whose IDE settings choose an interpreter, besides the current folder (--project).
+  std::vector<std::string> projects;
+  // Examine what a source build needs (cushim-doctor --build).
+  bool build = false;
   // The driver and the GPUs as the program found them (diagnostics::driver(), the CUDA runtime):
   // the checks against them are made only when they are given.
   bool driver_found = false;

@@ -1,37 +1,23 @@
 // The Python environments, found without running Python: the --python ones, VIRTUAL_ENV,
 // CONDA_PREFIX, what python and python3 on PATH start (a pyenv shim resolved from pyenv's own
-// files), a .venv in the current folder, conda's installations and its environments.txt, pyenv's
-// versions, the system's interpreters and the user sites. Each with its Python version from its
-// own files and the folders its packages are in.
+// files), the interpreters the IDEs run the projects with, a .venv in the current folder, conda's
+// installations and its environments.txt, pyenv's versions, the system's interpreters and the
+// user sites. Each with its Python version from its own files and the folders its packages are in.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "context.hpp"
-#include "text_values.hpp"
+#include "environment_candidates.hpp"
+#include "ide_interpreters.hpp"
 #include "layout.hpp"
+#include "text_values.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 namespace discovery {
-
-// A place an environment may be, and how it was found.
-struct environment_candidate {
-  std::string path;
-  std::string kind;  // "" when the folder itself says (pyvenv.cfg, conda-meta)
-  std::string found_by;
-  std::string python;  // the interpreter that led here, if one did
-};
-
-// The prefix an interpreter runs with: the venv whose pyvenv.cfg is beside its folder (links not
-// followed, as Python finds it), else the prefix of the file its links lead to.
-inline std::string prefix_for_interpreter(const std::string& interpreter) {
-  std::string beside = platform::prefix_of_interpreter(interpreter);
-  if (platform::check_path(join_path(beside, "pyvenv.cfg")).kind == platform::path_kind::file) return beside;
-  return platform::prefix_of_interpreter(platform::canonical_path(interpreter));
-}
 
 // pyenv's choice, from its own files as `pyenv version-name` reads them: PYENV_VERSION, a
 // .python-version in the current folder or one above it, then <root>/version; "system" when none.
@@ -49,7 +35,7 @@ inline std::string pyenv_version_name(const context& ctx, const std::string& roo
     source = "PYENV_VERSION";
     return first_of(env);
   }
-  std::string dir = ctx.env_value("PWD");
+  std::string dir = ctx.current_folder();
   for (int depth = 0; !dir.empty() && depth < 64; ++depth) {
     text_file f = read_text(join_path(dir, ".python-version"));
     if (f.ok() && !first_of(f.text).empty()) {
@@ -184,7 +170,8 @@ inline std::vector<environment_candidate> environment_candidates(const context& 
     found.push_back({conda, "conda", "CONDA_PREFIX", ""});
   }
   resolve_commands(ctx, home, f, found);
-  if (std::string cwd = ctx.env_value("PWD"); !cwd.empty()) {
+  find_ide_interpreters(ctx, f, found);
+  if (std::string cwd = ctx.current_folder(); !cwd.empty()) {
     for (const char* name : {".venv", "venv"}) {
       std::string dir = join_path(cwd, name);
       if (platform::check_path(join_path(dir, "pyvenv.cfg")).kind == platform::path_kind::file) {
@@ -355,6 +342,12 @@ inline void find_environments(const context& ctx, machine::findings& f) {
         add_unique(f.environments[i].started_by, c.command);
         c.environment = f.environments[i].path;
       }
+    }
+  }
+  for (machine::ide_interpreter& interpreter : f.ide_interpreters) {
+    platform::file_identity id = platform::identity_of(prefix_for_interpreter(interpreter.path));
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (id.known() && ids[i] == id) interpreter.environment = f.environments[i].path;
     }
   }
 }

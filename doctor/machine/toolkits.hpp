@@ -193,7 +193,9 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
 }
 
 // The cuDNN a source build is pointed at: CUDNN_PATH (a root with include/ and its libraries),
-// or CUDNN_INCLUDE_DIR and CUDNN_LIBRARY (a folder, or the library file itself).
+// or CUDNN_INCLUDE_DIR and CUDNN_LIBRARY (a folder, or the library file itself: on Windows the
+// import library, lib\x64\cudnn.lib, whose DLLs are in bin beside lib). Each of the two is
+// checked alone too: a folder without cuDNN's header, a library that leads to no cuDNN.
 inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
   auto missing = [&](const std::string& name, const std::string& value, const std::string& what) {
     f.problems.push_back({"variable_names_no_cudnn", name + " names " + value + ", " + what, value,
@@ -220,20 +222,29 @@ inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
   if (include.empty() && library.empty()) return;
   std::vector<std::string> header_dirs, library_dirs;
   if (!include.empty()) {
-    if (platform::check_path(include).kind == platform::path_kind::folder) {
-      header_dirs.push_back(include);
-    } else {
+    std::string header;
+    std::vector<std::string> ignored;
+    if (platform::check_path(include).kind != platform::path_kind::folder) {
       missing("CUDNN_INCLUDE_DIR", include, "which does not exist");
+    } else if (cudnn_header_version(include, header, ignored), header.empty()) {
+      missing("CUDNN_INCLUDE_DIR", include, "which holds neither cudnn_version.h nor cudnn.h");
+    } else {
+      header_dirs.push_back(include);
     }
   }
   if (!library.empty()) {
     platform::path_kind kind = platform::check_path(library).kind;
-    if (kind == platform::path_kind::folder) {
-      library_dirs.push_back(library);
-    } else if (kind == platform::path_kind::file) {
-      library_dirs.push_back(parent_dir(library));
-    } else {
+    machine::cudnn_install alone;
+    std::vector<std::string> ignored;
+    if (kind != platform::path_kind::folder && kind != platform::path_kind::file) {
       missing("CUDNN_LIBRARY", library, "which does not exist");
+    } else if (!find_cudnn({}, platform::cudnn_library_dirs(library), "CUDNN_LIBRARY", alone, ignored)) {
+      std::string dirs = joined(platform::cudnn_library_dirs(library));
+      missing("CUDNN_LIBRARY", library,
+              "which leads to no cuDNN library (no " + platform::cudnn_main_file(9) + " or " +
+                  platform::cudnn_main_file(8) + " in " + dirs + ")");
+    } else {
+      library_dirs = platform::cudnn_library_dirs(library);
     }
   }
   machine::cudnn_install c;
@@ -252,7 +263,7 @@ inline void find_build_cudnn(const context& ctx, machine::findings& f) {
   std::vector<std::string> headers, libraries;
   if (std::string dir = ctx.env_value("CUDNN_INCLUDE_DIR"); !dir.empty()) headers.push_back(dir);
   if (std::string file = ctx.env_value("CUDNN_LIBRARY"); !file.empty()) {
-    libraries.push_back(platform::check_path(file).kind == platform::path_kind::folder ? file : parent_dir(file));
+    for (const std::string& dir : platform::cudnn_library_dirs(file)) libraries.push_back(dir);
   }
   if (std::string root = ctx.env_value("CUDNN_PATH"); !root.empty()) {
     headers.push_back(join_path(root, "include"));

@@ -41,6 +41,12 @@ inline void cudnn_json(std::string& out, const machine::cudnn_install& c) {
   append_json_array(o.raw("sublibraries"), c.sublibraries, [&](const machine::cudnn_file& s) {
     json_object(out).field("name", s.name).field("path", s.path).field("version", s.version);
   });
+  o.field("import_library", c.import_library).field("import_library_major", c.import_library_major);
+  append_json_array(o.raw("imports"), c.imports, [&](const machine::resolved_import& i) {
+    json_object d(out);
+    d.field("name", i.name).field("path", i.path).field("needed_by", i.needed_by);
+    strings_json(d.raw("searched"), i.searched);
+  });
 }
 
 inline void toolkit_json(std::string& out, const machine::toolkit& t) {
@@ -150,6 +156,24 @@ inline std::string findings_json(const machine::findings& f) {
           .field("environment", c.environment)
           .field("how", c.how);
     });
+    append_json_array(o.raw("ide_interpreters"), f.ide_interpreters, [&](const machine::ide_interpreter& i) {
+      json_object(out)
+          .field("ide", i.ide)
+          .field("project", i.project)
+          .field("settings", i.settings)
+          .field("name", i.name)
+          .field("path", i.path)
+          .field("environment", i.environment)
+          .field("how", i.how);
+    });
+    {
+      json_object b(o.raw("build"));
+      b.field("examined", f.build.examined);
+      strings_json(b.raw("installed"), f.build.installed);
+      b.field("compiler", f.build.compiler).field("compiler_version", f.build.compiler_version);
+      problems_json(b.raw("problems"), f.build.problems);
+      strings_json(b.raw("notes"), f.build.notes);
+    }
     problems_json(o.raw("problems"), f.problems);
     strings_json(o.raw("notes"), f.notes);
   }

@@ -10,6 +10,7 @@
 
 #include "../machine/machine.hpp"
 #include "../machine/context.hpp"
+#include "../machine/build_tools.hpp"
 #include "../machine/layout.hpp"
 
 namespace cushim {
@@ -46,6 +47,21 @@ inline std::string version_with_source(const std::string& version, const std::st
   return version + (source.empty() ? "" : " (" + source + ")");
 }
 
+// What a build links and what the cuDNN's DLLs import, as Windows would find them.
+inline void append_cudnn_files(std::string& out, const machine::cudnn_install& c, const std::string& indent) {
+  if (!c.import_library.empty()) {
+    out += indent + "import library: " + c.import_library +
+           (c.import_library_major ? " (links to " + platform::cudnn_main_file(c.import_library_major) + ")" : "") +
+           "\n";
+  }
+  if (c.imports.empty()) return;
+  std::vector<std::string> each;
+  for (const machine::resolved_import& i : c.imports) {
+    each.push_back(i.name + (i.path.empty() ? " (not found)" : " (" + i.path + ")"));
+  }
+  out += indent + "imports: " + joined(each) + "\n";
+}
+
 inline void append_toolkit(std::string& out, const machine::toolkit& t) {
   out += "  " + t.path + (t.resolved_path.empty() ? "" : " -> " + t.resolved_path) + ": CUDA " +
          version_with_source(t.version, t.version_source);
@@ -57,6 +73,7 @@ inline void append_toolkit(std::string& out, const machine::toolkit& t) {
   out += "; found by " + joined(t.found_by);
   if (!t.selected_by.empty()) out += "; selected by " + joined(t.selected_by);
   out += "\n";
+  for (const machine::cudnn_install& c : t.cudnn) append_cudnn_files(out, c, "    ");
   append_details(out, t.notes, t.problems, "    ");
 }
 
@@ -161,16 +178,34 @@ inline std::string findings_text(const machine::findings& f) {
            ", in CUDA_PATH, CUDA_HOME or CUDA_PATH_V*, "
            "and no nvcc on PATH\n";
   }
-  for (const machine::cudnn_install& c : f.cudnn)
+  for (const machine::cudnn_install& c : f.cudnn) {
     out += "  " + c.found_by + ": " + cudnn_summary(c) + ", " + (c.library.empty() ? c.header : c.library) + "\n";
+    append_cudnn_files(out, c, "    ");
+  }
   out += "\nPython environments (from their files; nothing was run)\n";
   for (const machine::command_on_path& c : f.on_path) {
     out += "  " + c.command + " on PATH: " +
            (c.path.empty() ? std::string("none") : c.path + (c.environment.empty() ? "" : " (" + c.environment + ")")) +
            (c.how.empty() ? "" : ", " + c.how) + "\n";
   }
+  for (const machine::ide_interpreter& i : f.ide_interpreters) {
+    out += "  " + i.ide + "'s interpreter for " + i.project + ": " + i.path +
+           (i.environment.empty() ? "" : " (" + i.environment + ")") + ", from " + i.settings +
+           (i.name.empty() ? "" : " (\"" + i.name + "\")") + " and " + i.how + "\n";
+  }
   for (const machine::environment& e : f.environments) append_environment(out, e);
   if (f.environments.empty()) out += "  none found\n";
+  if (f.build.examined) {
+    out += "\nBuilding from source (what nvcc and a build need; nothing was run)\n";
+    for (const std::string& i : f.build.installed) out += "  installed: " + i + "\n";
+    out += std::string("  ") + platform::compiler_file + " on PATH: " +
+           (f.build.compiler.empty()
+                ? std::string("none")
+                : f.build.compiler +
+                      (f.build.compiler_version.empty() ? std::string() : " (" + f.build.compiler_version + ")")) +
+           "\n";
+    append_details(out, f.build.notes, f.build.problems, "  ");
+  }
   if (!f.problems.empty() || !f.notes.empty()) {
     out += "\nThe machine as a whole\n";
     append_details(out, f.notes, f.problems, "  ");
@@ -191,6 +226,9 @@ inline std::vector<std::pair<std::string, std::string>> findings_record(const ma
     kv.emplace_back(c.command + "_on_path",
                     c.path.empty() ? "none" : c.path + (c.environment.empty() ? "" : " (" + c.environment + ")"));
   }
+  for (const machine::ide_interpreter& i : f.ide_interpreters) {
+    kv.emplace_back("ide_interpreter", i.ide + " " + i.project + " " + i.path);
+  }
   kv.emplace_back("python_environments", std::to_string(f.environments.size()));
   for (std::size_t i = 0; i < f.environments.size(); ++i) {
     const machine::environment& e = f.environments[i];
@@ -207,7 +245,7 @@ inline std::vector<std::pair<std::string, std::string>> findings_record(const ma
     }
     for (const machine::wheel& w : e.nvidia_wheels) kv.emplace_back(key + "_wheel", w.name + " " + w.version);
   }
-  std::size_t problems = f.problems.size();
+  std::size_t problems = f.problems.size() + f.build.problems.size();
   for (const machine::toolkit& t : f.toolkits) problems += t.problems.size();
   for (const machine::environment& e : f.environments) {
     problems += e.problems.size();

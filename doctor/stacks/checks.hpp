@@ -14,6 +14,7 @@
 #include "../machine/frameworks.hpp"
 #include "../machine/layout.hpp"
 #include "../machine/text_values.hpp"
+#include "framework_loads.hpp"
 
 namespace cushim {
 namespace detail {
@@ -136,6 +137,46 @@ inline machine::problem known_bad_problem(const known_bad_row& row, const std::s
           row.fix};
 }
 
+// What a cuDNN's DLLs import and Windows would not find (cudnn_imports.hpp), and an import library
+// that links to another cuDNN major than the DLLs beside it.
+// An import of another CUDA's library is cudnn_other_cuda's to tell (`other_cuda`).
+inline void check_cudnn_imports(const machine::cudnn_install& c, const std::string& release, bool other_cuda,
+                                std::vector<machine::problem>& problems) {
+  std::string dir = parent_dir(c.library);
+  for (const machine::resolved_import& i : c.imports) {
+    int cuda_major = platform::cuda_major_named_by(i.name);
+    if (!i.path.empty() || (cuda_major && other_cuda)) continue;
+    bool zlib = pe_format::same_name_ignoring_case(i.name, "zlibwapi.dll");
+    std::string advice = advice_for(i.name);
+    problems.push_back(
+        {"cudnn_import_missing", "cuDNN " + release + " in " + dir + " needs " + i.name + ", which is not found",
+         join_path(dir, i.name),
+         i.needed_by + " import" + (i.needed_by.find(',') == std::string::npos ? "s" : "") +
+             " it, and Windows looks for it in: " + joined(i.searched) +
+             ". A program that loads this cuDNN fails when cuDNN loads those files" +
+             (zlib ? ": \"Could not locate zlibwapi.dll. Please make sure it is in your library path!\", and the "
+                     "process ends"
+                   : " (error 126)"),
+         !advice.empty() ? advice
+         : cuda_major    ? "put the bin folder of a CUDA " + std::to_string(cuda_major) + " toolkit (it has " + i.name +
+                            ") on PATH, or copy " + i.name + " from there into " + dir
+                      : "put " + i.name + " into " + dir + ", or its folder on PATH"});
+  }
+  int major = platform::cudnn_major_of_main(file_name_of(c.library));
+  if (c.import_library_major && major && c.import_library_major != major) {
+    problems.push_back({"cudnn_import_library_mismatch",
+                        file_name_of(c.import_library) + " in " + parent_dir(c.import_library) + " links to " +
+                            platform::cudnn_main_file(c.import_library_major) + ", but the cuDNN DLL beside it is " +
+                            file_name_of(c.library),
+                        c.import_library,
+                        "a program built here links cuDNN " + std::to_string(c.import_library_major) +
+                            " and, when it starts, looks for " + platform::cudnn_main_file(c.import_library_major) +
+                            ", which this folder does not have: the two are of "
+                            "different archives",
+                        "copy the lib and bin folders of one cuDNN archive together"});
+  }
+}
+
 // A cuDNN in a folder, against itself and against the CUDA it sits with (`cuda`: "12.4", or empty).
 inline void check_cudnn(const machine::options& o, const machine::cudnn_install& c, const std::string& where,
                         const std::string& cuda, std::vector<machine::problem>& problems,
@@ -193,6 +234,7 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
   }
   int major = cuda_minor_key(cuda) / 100;
   bool other_cuda = c.built_for_cuda_major && major && c.built_for_cuda_major != major;
+  check_cudnn_imports(c, release, other_cuda, problems);
   if (other_cuda) {
     problems.push_back(
         {"cudnn_other_cuda",
@@ -366,7 +408,12 @@ inline void check_framework(const machine::options& o, const std::string& site, 
                             const machine::environment& e, machine::framework& fw) {
   const framework_spec& spec = *found.spec;
   std::string file = spec.version_file ? native_path(site, spec.version_file) : fw.native_file;
-  if (fw.build == "cpu") {
+  if (fw.build == "cpu" && spec.cpu_build_is_usual) {
+    fw.notes.push_back(fw.name + " " + fw.version +
+                       " is built without CUDA (its imports reach none of CUDA's "
+                       "libraries): it uses no GPU; for one that does, " +
+                       spec.cuda_install);
+  } else if (fw.build == "cpu") {
     fw.problems.push_back(
         {"cpu_only_build", fw.name + " " + fw.version + " is a CPU-only build", file,
          std::string(spec.version_file ? spec.version_file : "its files") + " says it was built without CUDA" +
@@ -427,15 +474,82 @@ inline void check_wheels(machine::environment& e) {
   }
 }
 
+inline std::vector<std::string> cuda_frameworks(const machine::environment& e) {
+  std::vector<std::string> names;
+  for (const machine::framework& fw : e.frameworks) {
+    if (fw.build == "cuda") names.push_back(fw.name + " " + fw.version);
+  }
+  return names;
+}
+
+inline const machine::environment* environment_named(const machine::findings& f, const std::string& path) {
+  for (const machine::environment& e : f.environments) {
+    if (!path.empty() && e.path == path) return &e;
+  }
+  return nullptr;
+}
+
+// Where an IDE chooses the interpreter, in its own words.
+inline std::string ide_choice_fix(const machine::ide_interpreter& i, const std::string& python) {
+  if (i.ide == "PyCharm") {
+    return "in PyCharm, Settings > Project: " + file_name_of(i.project) +
+           " > Python Interpreter > Add Interpreter > Add Local Interpreter, and choose " + python +
+           " (Conda Environment, or Select existing)";
+  }
+  return "in VS Code, run \"Python: Select Interpreter\" and choose " + python +
+         " (or set python.defaultInterpreterPath in " + i.settings + " to it)";
+}
+
+// A CUDA build of a framework in some environment, while the interpreter an IDE runs a project
+// with has none.
+inline void check_ide_interpreters(machine::findings& f) {
+  for (const machine::ide_interpreter& i : f.ide_interpreters) {
+    const machine::environment* started = environment_named(f, i.environment);
+    if (!started || !cuda_frameworks(*started).empty()) continue;
+    for (const machine::environment& e : f.environments) {
+      std::vector<std::string> names = cuda_frameworks(e);
+      if (names.empty() || &e == started) continue;
+      std::string python = e.python.empty() ? e.path : e.python;
+      std::string chosen = i.name.empty() ? "VS Code's python.defaultInterpreterPath (" + i.settings + ")"
+                                          : "PyCharm's project interpreter (" + i.settings + " names \"" + i.name +
+                                                "\", and " + i.how + " gives its path)";
+      f.problems.push_back(
+          {"ide_wrong_interpreter",
+           i.ide + " runs " + i.project + " with " + i.path + " (" + started->kind + " " + started->path +
+               "), which has no CUDA framework; " + joined(names) + " is in " + e.path,
+           i.settings,
+           chosen + " runs the project's code, its console and its run configurations: importing the framework "
+                    "fails there (No module named ...), whatever else the machine has",
+           ide_choice_fix(i, python)});
+      break;
+    }
+  }
+}
+
+// A framework that loads the cuDNN of its own folder while a toolkit has another copied in: the
+// copy changes nothing for it (the article's reader copied cuDNN 8.5 into CUDA 11.8 for torch,
+// whose torch\lib has its own).
+inline void note_unused_toolkit_cudnn(machine::findings& f) {
+  for (machine::environment& e : f.environments) {
+    for (machine::framework& fw : e.frameworks) {
+      if (fw.native_file.empty()) continue;
+      for (const machine::library_load& l : fw.loads) {
+        if (l.library != "cuDNN" || l.path.empty() || parent_dir(l.path) != parent_dir(fw.native_file)) continue;
+        for (const machine::toolkit& t : f.toolkits) {
+          for (const machine::cudnn_install& c : t.cudnn) {
+            if (c.library.empty()) continue;
+            fw.notes.push_back(fw.name + " uses the cuDNN " + leading_parts(l.version, 3) + " in its own folder " +
+                               parent_dir(l.path) + ", not the cuDNN " + leading_parts(c.library_version, 3) +
+                               " copied into " + t.path + ": that copy changes nothing for " + fw.name);
+          }
+        }
+      }
+    }
+  }
+}
+
 // A CUDA build of a framework in some environment, while python on PATH starts one without.
 inline void check_interpreter(machine::findings& f) {
-  auto cuda_frameworks = [](const machine::environment& e) {
-    std::vector<std::string> names;
-    for (const machine::framework& fw : e.frameworks) {
-      if (fw.build == "cuda") names.push_back(fw.name + " " + fw.version);
-    }
-    return names;
-  };
   for (const machine::command_on_path& c : f.on_path) {
     if (c.environment.empty()) continue;
     const machine::environment* started = nullptr;

@@ -4,6 +4,7 @@
 // cuDNN's own by-name loads of its sub-libraries from that process, each with its problem.
 #pragma once
 
+#include <cctype>
 #include <map>
 #include <string>
 #include <utility>
@@ -117,6 +118,34 @@ import_walk walk_imports(const Resolver& resolver, const std::string& top, load_
     }
   }
   return walk;
+}
+
+// Whether a file is one of CUDA's own libraries (the runtime, cuDNN, cuBLAS, cuFFT, NPP, NVRTC,
+// the driver, ...), by its name on either platform.
+inline bool is_cuda_library_file(const std::string& file) {
+  std::string name;
+  for (char c : file) name += char(std::tolower(static_cast<unsigned char>(c)));
+  if (name.compare(0, 3, "lib") == 0) name = name.substr(3);
+  for (const char* prefix : {"cudart", "cudnn", "cublas", "cufft", "curand", "cusparse", "cusolver", "npp", "nvrtc",
+                             "nvjpeg", "nvcuda", "cuda."}) {
+    if (name.compare(0, std::char_traits<char>::length(prefix), prefix) == 0) return true;
+  }
+  return false;
+}
+
+// How a framework whose files do not say it (OpenCV) was built, from what its load brings in or
+// misses: "cuda" when that reaches one of CUDA's libraries, else "cpu"; the CUDA major their names
+// carry.
+inline void build_from_loaded_files(const import_walk& walk, machine::framework& fw) {
+  std::vector<std::string> names;
+  for (const auto& f : walk.found) names.push_back(f.first);
+  for (const missing_dependency& m : walk.missing) names.push_back(m.name);
+  fw.build = "cpu";
+  for (const std::string& name : names) {
+    if (!is_cuda_library_file(name)) continue;
+    fw.build = "cuda";
+    if (int major = platform::cuda_major_named_by(name); major && fw.cuda.empty()) fw.cuda = std::to_string(major);
+  }
 }
 
 // What a person reads of a dependency that does not load: the chain, and where it was looked for.

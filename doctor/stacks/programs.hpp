@@ -18,6 +18,7 @@
 #include "../machine/frameworks.hpp"
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
+#include "framework_loads.hpp"
 
 namespace cushim {
 namespace detail {
@@ -127,6 +128,23 @@ inline std::string named_release(const library_descriptor& d, const std::string&
   return std::string(d.in_sentence) + " " + leading_parts(version, d.version_has_patch ? 3 : 2);
 }
 
+// The first import of a cuDNN at `path` (copied into a toolkit, on PATH, named by a variable) that
+// Windows would not find (cudnn_imports.hpp); null when none is missing.
+inline const machine::resolved_import* missing_import_of(const machine::findings& f, const std::string& path) {
+  std::vector<const machine::cudnn_install*> installs;
+  for (const machine::toolkit& t : f.toolkits) {
+    for (const machine::cudnn_install& c : t.cudnn) installs.push_back(&c);
+  }
+  for (const machine::cudnn_install& c : f.cudnn) installs.push_back(&c);
+  for (const machine::cudnn_install* c : installs) {
+    if (c->library != path) continue;
+    for (const machine::resolved_import& i : c->imports) {
+      if (i.path.empty()) return &i;
+    }
+  }
+  return nullptr;
+}
+
 // What a program built with `h` would do with the candidate at `path`: "" when it would load it,
 // else why not. `version` receives what the files say of its release.
 inline std::string screen_candidate(const machine::findings& f, const header_release& h, const std::string& path,
@@ -141,6 +159,10 @@ inline std::string screen_candidate(const machine::findings& f, const header_rel
     version_numbers(version + ".0", got), version_numbers(h.version + ".0", want);
     return got[0] != want[0] ? "another major than the headers (" + h.version + ")"
                              : "older than the headers (" + h.version + ")";
+  }
+  if (const machine::resolved_import* i = missing_import_of(f, path)) {
+    return i->needed_by + (i->needed_by.find(',') == std::string::npos ? " needs " : " need ") + i->name +
+           ", which is not found";
   }
   return {};
 }
@@ -263,6 +285,12 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
   std::string upgrade = refused ? upgrade_text(*refused, h.version) : std::string();
   std::string fix = setting;
   if (!upgrade.empty()) fix += (fix.empty() ? "" : "; or ") + upgrade;
+  if (const machine::resolved_import* i = missing_import_of(f, first_refused)) {  // what it lacks, before all
+    std::string advice = advice_for(i->name);
+    fix = (advice.empty() ? "put " + i->name + " into " + parent_dir(first_refused) + ", or its folder on PATH"
+                          : advice) +
+          (fix.empty() ? "" : "; or " + fix);
+  }
   if (fix.empty()) fix = "install " + named_release(*h.d, h.version) + " or a newer minor of the same major";
   p.problems.push_back(
       {"cushim_program_refuses",

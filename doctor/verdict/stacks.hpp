@@ -41,12 +41,26 @@ inline stack make_stack(std::string kind, std::string name, std::string where) {
 // The problems that stop a stack from using the GPU; the others (a pinned wheel of another
 // release, a copy shadowed by LD_LIBRARY_PATH) leave it working, with a risk.
 inline bool blocks_gpu(const machine::problem& p) {
-  for (const char* code :
-       {"cpu_only_build", "rocm_build", "framework_files_missing", "import_fails", "framework_library_not_found",
-        "driver_too_old", "gpu_too_old", "gpu_not_built_for", "cudnn_sublibrary_not_found", "cudnn_mixed_releases",
-        "by_name_load_fails", "cudnn_unsupported_gpu", "cudnn_other_cuda", "known_bad_release",
-        "cushim_program_refuses", "cushim_program_no_library", "cushim_program_override_fails", "own_load_differs",
-        "own_load_fails"}) {
+  for (const char* code : {"cpu_only_build",
+                           "rocm_build",
+                           "framework_files_missing",
+                           "import_fails",
+                           "framework_library_not_found",
+                           "driver_too_old",
+                           "gpu_too_old",
+                           "gpu_not_built_for",
+                           "cudnn_sublibrary_not_found",
+                           "cudnn_mixed_releases",
+                           "by_name_load_fails",
+                           "cudnn_unsupported_gpu",
+                           "cudnn_other_cuda",
+                           "known_bad_release",
+                           "cudnn_import_missing",
+                           "cushim_program_refuses",
+                           "cushim_program_no_library",
+                           "cushim_program_override_fails",
+                           "own_load_differs",
+                           "own_load_fails"}) {
     if (p.code == code) return true;
   }
   return false;

@@ -90,6 +90,7 @@ inline verdict decide(findings& f) {
       for (const machine::problem& p : e.problems) v.problems.push_back({"the environment " + e.path, p});
     }
     for (const machine::problem& p : f.machine.problems) v.problems.push_back({"the machine", p});
+    for (const machine::problem& p : f.machine.build.problems) v.problems.push_back({"building from source", p});
   }
   if (!v.gpu.usable) {
     v.headline = "No stack can use a GPU: " + v.gpu.why_not;

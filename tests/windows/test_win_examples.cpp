@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/article_machine.hpp"
 #include "support/win_probe.hpp"
 
 using win_test::probe_output;
@@ -295,64 +296,187 @@ TEST_CASE(
   CHECK_FALSE(contains(quiet.text, "Python environments ("));
 }
 
-// The article's machine (the Windows reader): cuDNN 8.5.0.96 of the cuda11 archive merged into
-// CUDA\v11.8 with zlibwapi.dll beside it, torch 2.0.1+cu118 in a conda environment, a driver
-// 522.06 with one RTX 3060; the doctor built with cuDNN 9 and CUDA 13 headers. Its own releases are
-// on no program of this machine: they are notes, and the verdict is about the reader's stacks.
-TEST_CASE("the article's machine: cuDNN 8.5 for CUDA 11 in CUDA 11.8 is a note, torch in conda uses the GPU") {
-  temp_dir tree;
-  std::string windows = tree.path("Windows");
-  tree.copy(win_test::fixture("article_driver", "nvcuda.dll"), "Windows\\System32\\nvcuda.dll");
-  tree.copy(win_test::fixture("article_driver", "nvml.dll"), "Windows\\System32\\nvml.dll");
-  std::string cuda = tree.make_dirs("Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8");
-  std::string bin = cuda + "\\bin";
-  tree.copy(win_test::fixture("cuda118", "cudart64_110.dll"),
-            bin.substr(tree.path().size() + 1) + "\\cudart64_110.dll");
-  tree.copy_folder(fixture_dir("cudnn8_5"), bin.substr(tree.path().size() + 1));
-  tree.copy_folder(fixture_dir("cudnn8_deps"), bin.substr(tree.path().size() + 1));
-  std::ofstream(std::filesystem::path(win_test::widen(bin + "\\nvcc.exe"))) << "MZ";
-  tree.make_dirs(cuda.substr(tree.path().size() + 1) + "\\include");
-  std::ofstream(std::filesystem::path(win_test::widen(cuda + "\\include\\cudnn_version.h")))
-      << "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 5\n#define CUDNN_PATCHLEVEL 0\n";
-  std::ofstream(std::filesystem::path(win_test::widen(cuda + "\\include\\cuda_runtime_api.h")))
-      << "#define CUDART_VERSION 11080\n";
-  std::ofstream(std::filesystem::path(win_test::widen(cuda + "\\version.json")))
-      << "{\n  \"cuda\" : { \"name\" : \"CUDA SDK\", \"version\" : \"11.8.0\" }\n}\n";
-  std::string env_dir = tree.make_dirs("Users\\user\\miniconda3\\envs\\torch201");
-  tree.make_dirs("Users\\user\\miniconda3\\envs\\torch201\\conda-meta");
-  std::ofstream(std::filesystem::path(win_test::widen(env_dir + "\\conda-meta\\python-3.10.13-h4de0772_0.json")))
-      << "{}\n";
-  std::ofstream(std::filesystem::path(win_test::widen(env_dir + "\\python.exe"))) << "MZ";
-  std::string site = "Users\\user\\miniconda3\\envs\\torch201\\Lib\\site-packages";
-  std::string lib = tree.make_dirs(site + "\\torch\\lib");
-  std::ofstream(std::filesystem::path(win_test::widen(lib + "\\..\\version.py")))
-      << "__version__ = '2.0.1+cu118'\ncuda = '11.8'\nhip = None\n";
-  tree.copy(fixture_dir("discovery") + "\\c10.dll", site + "\\torch\\lib\\c10.dll");
-  tree.copy(fixture_dir("discovery\\torch_cu118") + "\\torch_cuda.dll", site + "\\torch\\lib\\torch_cuda.dll");
-  tree.copy_folder(fixture_dir("cudnn8_good"), site + "\\torch\\lib");
-  tree.copy_folder(fixture_dir("cudnn8_deps"), site + "\\torch\\lib");
-  std::string dist_info = tree.make_dirs(site + "\\torch-2.0.1+cu118.dist-info");
-  std::ofstream(std::filesystem::path(win_test::widen(dist_info + "\\METADATA")))
-      << "Metadata-Version: 2.1\nName: torch\nVersion: 2.0.1+cu118\n\n";
-  std::map<std::string, std::string> env = {{"CUSHIM_DISCOVERY_ROOT", windows},
-                                            {"CUDA_PATH", cuda},
-                                            {"CUDA_PATH_V11_8", cuda},
-                                            {"PYENV_ROOT", ""},
-                                            {"ProgramFiles", tree.path("Program Files")},
-                                            {"USERPROFILE", tree.path("Users\\user")},
-                                            {"LOCALAPPDATA", tree.make_dirs("Users\\user\\AppData\\Local")},
-                                            {"APPDATA", tree.make_dirs("Users\\user\\AppData\\Roaming")}};
-  probe_output r = run_program(CUSHIM_DOCTOR, env);
+// The article's machine (support/article_machine.hpp): the doctor built with cuDNN 9 and CUDA 13
+// headers, whose own releases are on no program of this machine: they are notes, and the verdict
+// is about the reader's stacks. As it should be, nothing is a warning; with PyCharm's project
+// interpreter on conda's base, that is the one problem.
+TEST_CASE("the article's machine as it should be, and with PyCharm's interpreter on conda's base") {
+  win_test::article_machine m;
+  std::string headline =
+      "torch in " + m.env_dir + " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder";
+  probe_output r = run_program(CUSHIM_DOCTOR, m.env, {}, m.project);
   INFO(r.text);
-  CHECK(r.text.rfind("torch in " + env_dir + " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder\n",
-                     0) == 0);
-  CHECK(contains(r.text, "\n  cuDNN 8.5.0, CUDA 11: " + bin + "\\cudnn64_8.dll; the CUDA 11.8.0 toolkit " + cuda));
+  CHECK(r.text.rfind(headline + "\n", 0) == 0);
+  CHECK(contains(r.text, "; driver 522.06 (" + m.windows + "\\System32\\nvcuda.dll), supports CUDA up to 11.8\n"));
+  CHECK(contains(r.text, "\n  cuDNN 8.5.0, CUDA 11: " + m.bin + "\\cudnn64_8.dll; the CUDA 11.8.0 toolkit " + m.cuda));
   CHECK(contains(r.text,
                  "    note: cuDNN 8.5.0 was validated with CUDA 11.0 - 11.7 (cuDNN 8.5.0 support matrix "
                  "(docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/support-matrix)); it runs on CUDA 11.8 "
                  "through minor version compatibility"));
-  CHECK_FALSE(contains(r.text, "WARNING: cuDNN 8.5.0 does not support CUDA 11.8"));
-  CHECK(contains(r.text, "\nverdict: GPU WORKS (exit 0): torch in " + env_dir +
-                             " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder\n"));
+  CHECK(
+      contains(r.text, "\n  PyCharm's interpreter for " + m.project + ": " + m.env_dir + "\\python.exe (" + m.env_dir +
+                           "), from " + m.project +
+                           "\\.idea\\misc.xml (\"Python 3.10 (torch201)\") and the jdk.table.xml of PyCharm2023.2\n"));
+  CHECK(contains(r.text, "      note: torch uses the cuDNN 8.9.7 in its own folder " + m.lib +
+                             ", not the cuDNN 8.5.0 copied into " + m.cuda +
+                             ": that copy changes nothing for torch\n"));
+  CHECK_FALSE(contains(r.text, "WARNING"));
+  CHECK(contains(r.text, "\nverdict: GPU WORKS (exit 0): " + headline + "\n"));
   CHECK(r.exit_code == 0);
+
+  m.pycharm_interpreter("Python 3.11 (base)");
+  probe_output base = run_program(CUSHIM_DOCTOR, m.env, {}, m.project);
+  INFO(base.text);
+  std::string what = "PyCharm runs " + m.project + " with " + m.base + "\\python.exe (conda " + m.base +
+                     "), which has no CUDA framework; torch 2.0.1+cu118 is in " + m.env_dir;
+  CHECK(base.text.rfind(headline + "\n  the machine: " + what +
+                            "\n    fix: in PyCharm, Settings > Project: cudnn_test > Python Interpreter > Add "
+                            "Interpreter > Add Local Interpreter, and choose " +
+                            m.env_dir + "\\python.exe (Conda Environment, or Select existing)\n",
+                        0) == 0);
+  CHECK(
+      contains(base.text, "  WARNING: " + what + "\n    file: " + m.project +
+                              "\\.idea\\misc.xml\n    why:  PyCharm's "
+                              "project interpreter (" +
+                              m.project +
+                              "\\.idea\\misc.xml names \"Python 3.11 (base)\", and "
+                              "the jdk.table.xml of PyCharm2023.2 gives its path) runs the project's code, its console "
+                              "and its run configurations: importing the framework fails there (No module named ...), "
+                              "whatever else the machine has\n"));
+  CHECK(contains(base.text,
+                 "\nverdict: GPU WORKS, WITH PROBLEMS (exit 2): " + headline + "; 1 problem (above) of the machine\n"));
+  CHECK(base.exit_code == 2);
+}
+
+// The reader ran setx, which saved PATH for programs started from then on; PyCharm (and what it
+// starts) still has the PATH of before. Then setx cutting PATH at 1024 characters. With saved
+// values no program can use as they are: a REG_SZ with %CUDA_PATH%, an empty one, a REG_DWORD.
+TEST_CASE("the article's machine with PATH saved by setx after PyCharm started, and cut at 1024 (the registry)") {
+  win_test::article_machine m;
+  std::string cudnn_bin = m.unpacked_cudnn(true);
+  std::string headline =
+      "torch in " + m.env_dir + " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder";
+  {
+    win_test::saved_user_variables saved;
+    saved.set_string("PATH", cudnn_bin + ";%CUDA_PATH%\\bin");
+    saved.set_string("CUDNN_HOME", "");
+    saved.set_dword("CUDA_PATH_V12_1", 1);
+    probe_output r = run_program(CUSHIM_DOCTOR, m.env, {}, m.project);
+    INFO(r.text);
+    std::string what =
+        "PATH in the registry (HKCU\\Environment) has " + cudnn_bin + ", which this process's PATH lacks";
+    std::string fix =
+        "close every window of the program you start Python or your build from (PyCharm, VS Code, the Anaconda Prompt "
+        "or the terminal) and start it again, so that it reads the saved variables anew; signing out and in again "
+        "restarts all of them";
+    CHECK(r.text.rfind(headline + "\n  the machine: " + what + "\n    fix: " + fix + "\n", 0) == 0);
+    CHECK(contains(r.text,
+                   "  WARNING: " + what + "\n    file: " + cudnn_bin +
+                       "\n    why:  Windows gives a program the variables of the moment it started: setx and the "
+                       "Environment Variables dialog change the saved ones, which only programs started afterwards "
+                       "get. This process, and a PyCharm, VS Code, Anaconda Prompt or terminal started before the "
+                       "change (with the Python it runs), lack it: what is there (cublas64_11.dll, cublasLt64_11.dll, "
+                       "cudnn64_8.dll, ...) is not found by name, as if it were not installed\n"));
+    CHECK(contains(r.text,
+                   "  note: HKCU\\Environment\\CUDA_PATH_V12_1 is a REG_DWORD value, not a string (REG_SZ or "
+                   "REG_EXPAND_SZ): it names no folder, and the doctor leaves it out\n"));
+    CHECK(contains(r.text,
+                   "  note: PATH in the registry (HKCU\\Environment) is a REG_SZ value with %...% in it: Windows "
+                   "expands %NAME% only in REG_EXPAND_SZ values, so programs get those entries as written, naming no "
+                   "folder\n"));
+    CHECK(contains(r.text, "  note: HKCU\\Environment\\CUDNN_HOME is empty: programs get an empty CUDNN_HOME\n"));
+    CHECK(contains(r.text, "\n  cuDNN 8.5.0, CUDA 11: " + cudnn_bin +
+                               "\\cudnn64_8.dll; copied by hand: no package, toolkit, environment or framework records "
+                               "it;"));
+    CHECK(r.exit_code == 2);
+  }
+  {
+    win_test::saved_user_variables saved;
+    std::string path;
+    for (int i = 0; path.size() < 990; ++i)
+      path += m.tree.path("Program Files\\Tool" + std::to_string(i) + "\\bin") + ";";
+    path += "C:\\cudnn\\8.5.0.96\\cuda\\bin";
+    path.resize(1024);
+    std::string last = path.substr(path.rfind(';') + 1);
+    saved.set_string("PATH", path, REG_EXPAND_SZ);
+    probe_output r = run_program(CUSHIM_DOCTOR, m.env, {}, m.project);
+    INFO(r.text);
+    CHECK(
+        contains(r.text,
+                 "  WARNING: PATH in the registry (HKCU\\Environment) is exactly 1024 characters long: setx cut it "
+                 "there, in the middle of its last entry " +
+                     last + "\n    file: " + last +
+                     "\n    why:  setx writes at most 1024 characters and drops the rest (\"WARNING: The data being "
+                     "saved is truncated to 1024 characters.\"): every entry after the cut is gone from PATH for each "
+                     "program started since\n    fix:  set PATH again in System Properties > Environment Variables "
+                     "(which has no such limit), adding back the entries lost after the cut (such as the CUDA and "
+                     "cuDNN bin folders)\n"));
+    CHECK(r.exit_code == 2);
+  }
+}
+
+// A cuDNN 8.5 unpacked by hand, its bin folder on PATH and zlibwapi.dll nowhere, for a doctor built
+// with cuDNN 9 headers; Visual Studio Build Tools 2022 installed (cl.exe 19.40, VS 17.10) but not
+// on PATH, and a CUDA 11.8 whose nvcc accepts _MSC_VER below 1940 (--build); run from another
+// folder than the project's, which --project names.
+TEST_CASE("a cuDNN 8.5 on PATH without zlibwapi.dll, and Build Tools without cl.exe on PATH (--build)") {
+  win_test::article_machine m;
+  for (const char* dll : {"cudnn64_8.dll", "zlibwapi.dll"}) {
+    std::filesystem::remove(std::filesystem::path(win_test::widen(m.bin + "\\" + dll)));
+  }
+  for (const char* sub : {"ops_infer", "ops_train", "cnn_infer", "cnn_train", "adv_infer", "adv_train"}) {
+    std::filesystem::remove(std::filesystem::path(win_test::widen(m.bin + "\\cudnn_" + sub + "64_8.dll")));
+  }
+  std::filesystem::remove(std::filesystem::path(win_test::widen(m.cuda + "\\include\\cudnn_version.h")));
+  m.write(m.cuda + "\\include\\crt\\host_config.h",
+          "#if defined(_WIN32)\n\n#if _MSC_VER < 1910 || _MSC_VER >= 1940\n\n#error -- unsupported Microsoft Visual "
+          "Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!\n\n#endif\n#endif\n");
+  std::string cudnn_bin = m.unpacked_cudnn(false);
+  std::string tools = m.tree.make_dirs("Program Files (x86)\\Microsoft Visual Studio\\2022\\BuildTools");
+  std::string cl = m.tree.copy(m.fixture_folder("discovery\\msvc") + "\\cl.dll",
+                               m.relative(tools) + "\\VC\\Tools\\MSVC\\14.40.33807\\bin\\Hostx64\\x64\\cl.exe");
+  std::string escaped;  // as JSON writes it
+  for (char c : tools) escaped += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  m.write(m.env["ProgramData"] + "\\Microsoft\\VisualStudio\\Packages\\_Instances\\2a9f1c77\\state.json",
+          "{\"installationName\": \"VisualStudio/17.10.0+34916.146\", \"installationPath\": \"" + escaped +
+              "\", \"installationVersion\": \"17.10.34916.146\", \"launchParams\": {}}\n");
+  m.env["PATH"] = cudnn_bin + ";" + m.bin + ";C:\\windows\\system32";
+  probe_output r = run_program(CUSHIM_DOCTOR, m.env, {"--build", "--project", m.project}, m.tree.path());
+  INFO(r.text);
+  CHECK(contains(r.text, "\n  PyCharm's interpreter for " + m.project + ": " + m.env_dir + "\\python.exe ("));
+  std::string headline =
+      "torch in " + m.env_dir + " uses the GeForce RTX 3060 with cuDNN 8.9.7 from torch's own folder\n";
+  CHECK(r.text.rfind(headline + "  programs built with cushim and cuDNN 8.5.0's headers refuse " + cudnn_bin +
+                         "\\cudnn64_8.dll (PATH[0]), the first cuDNN their search meets, and load none\n    fix: "
+                         "zlibwapi.dll is zlib for Windows",
+                     0) == 0);
+  CHECK(contains(r.text, "\n  PATH: cuDNN 8.5.0 (headers 8.5.0, built for CUDA 11), " + cudnn_bin +
+                             "\\cudnn64_8.dll\n    import library: " + m.tree.path("cudnn\\8.5.0.96\\cuda\\lib\\x64") +
+                             "\\cudnn.lib (links to cudnn64_8.dll)\n    imports: cublasLt64_11.dll (" + cudnn_bin +
+                             "\\cublasLt64_11.dll), zlibwapi.dll (not found), cublas64_11.dll (" + cudnn_bin +
+                             "\\cublas64_11.dll)\n"));
+  std::string what = "cuDNN 8.5.0 in " + cudnn_bin + " needs zlibwapi.dll, which is not found";
+  CHECK(
+      contains(r.text, "\n  the machine: " + what +
+                           "\n    fix: zlibwapi.dll is zlib for Windows, which cuDNN 8.3 to 8.9 need and do not ship: "
+                           "put the x64 zlibwapi.dll into the folder of the cuDNN DLLs (NVIDIA's cuDNN installation "
+                           "guide, \"Installing Zlib\")\n"));
+  CHECK(contains(r.text, "  WARNING: " + what + "\n    file: " + cudnn_bin + "\\zlibwapi.dll\n    why:  "));
+  CHECK(contains(r.text,
+                 "A program that loads this cuDNN fails when cuDNN loads those files: \"Could not locate "
+                 "zlibwapi.dll. Please make sure it is in your library path!\", and the process ends\n"));
+  CHECK(contains(r.text,
+                 "\n  building from source: Visual Studio Build Tools 2022 has cl.exe 19.40.33807, but cl.exe "
+                 "is not on PATH\n    fix: build from the \"x64 Native Tools Command Prompt\" of Visual "
+                 "Studio Build Tools 2022, or run \"" +
+                     tools +
+                     "\\VC\\Auxiliary\\Build\\vcvars64.bat\" in the prompt first; then set "
+                     "DISTUTILS_USE_SDK=1 there\n"));
+  CHECK(contains(r.text,
+                 "\n  building from source: cl.exe 19.40.33807 (_MSC_VER 1940) is newer than the CUDA 11.8.0 "
+                 "toolkit " +
+                     m.cuda + " accepts (_MSC_VER below 1940)\n"));
+  CHECK(contains(r.text, "\n  installed: Visual Studio Build Tools 2022 17.10.34916.146 (" + tools +
+                             "): cl.exe 19.40.33807 (" + cl + ")\n  cl.exe on PATH: none\n"));
+  CHECK(r.exit_code == 2);
 }

@@ -1,6 +1,7 @@
 // Linux: what discovery asks of the file system beyond files.hpp: what a path is (links
 // followed, a loop named), a folder's names with the reason when it cannot be listed, whether a
-// file may be executed, and the user's home folder. Nothing is opened but folders.
+// file may be executed, the user's home folder and the current folder. Nothing is opened but
+// folders.
 #pragma once
 
 #include <dirent.h>
@@ -79,6 +80,14 @@ inline std::string password_home() {
     return {};
   }
   return found->pw_dir;
+}
+
+// The folder this process runs in: the shell's PWD (which keeps the links a person went through),
+// else the kernel's.
+inline std::string process_current_folder(const char* pwd) {
+  if (pwd && *pwd) return pwd;
+  std::vector<char> buffer(4096);
+  return ::getcwd(buffer.data(), buffer.size()) ? std::string(buffer.data()) : std::string();
 }
 
 }  // namespace platform

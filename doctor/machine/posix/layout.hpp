@@ -55,6 +55,19 @@ inline void build_cudnn_places(const discovery::context& ctx, std::vector<std::s
     libraries.push_back(ctx.system_path(dir));
 }
 
+// The folder the library a build variable names (CUDNN_LIBRARY: the library, or its folder) is in.
+inline std::vector<std::string> cudnn_library_dirs(const std::string& named) {
+  return {check_path(named).kind == path_kind::folder ? named : parent_dir(named)};
+}
+
+// Linux links the shared library itself: there is no import library to read.
+inline std::string cudnn_import_library(const std::string&) { return {}; }
+inline int cudnn_major_linked_by(const std::string&) { return 0; }
+
+// A cuDNN unpacked by hand on Linux is reached through LD_LIBRARY_PATH, which the frameworks' and
+// programs' loads already follow: no folder of a variable is examined as a cuDNN of its own.
+constexpr const char* standalone_cudnn_variable = nullptr;
+
 // Where a toolkit's libraries (and a cuDNN copied into it) are.
 inline std::vector<std::string> toolkit_library_dirs(const std::string& root) {
   return {join_path(root, "lib64"), join_path(root, "lib"), join_path(root, "targets/x86_64-linux/lib")};
@@ -270,6 +283,18 @@ inline std::string home_folder(const discovery::context& ctx) {
   if (home.empty() && !ctx.redirected()) home = password_home();
   return home;
 }
+
+// The folder of JetBrains' per-version options folders: $XDG_CONFIG_HOME/JetBrains, ~/.config/JetBrains.
+inline std::string jetbrains_config_root(const discovery::context& ctx, const std::string& home) {
+  std::string config = ctx.env_value("XDG_CONFIG_HOME");
+  if (config.empty() && !home.empty()) config = join_path(home, ".config");
+  return config.empty() ? config : join_path(config, "JetBrains");
+}
+
+inline std::string native_separators(std::string path) { return path; }
+
+// The scripts conda runs when an environment is activated (etc/conda/activate.d), for sh and bash.
+constexpr const char* activate_script_suffix = ".sh";
 
 // The conda installations in their usual places: ~/miniconda3, /opt/conda, ...
 inline std::vector<located_folder> conda_roots(const discovery::context& ctx, const std::string& home) {

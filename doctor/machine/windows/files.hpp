@@ -1,6 +1,6 @@
 // Windows: what discovery asks of the file system beyond files.hpp: what a path is, a folder's
-// names with the reason when it cannot be listed, whether a file may be executed, and the user's
-// home folder. Nothing is opened but folders.
+// names with the reason when it cannot be listed, whether a file may be executed, the user's
+// home folder and the current folder. Nothing is opened but folders.
 #pragma once
 
 #include <cwchar>
@@ -66,6 +66,17 @@ inline bool is_executable_file(const std::string& path) { return check_path(path
 
 // Windows has no password database; USERPROFILE is the home folder.
 inline std::string password_home() { return {}; }
+
+// The folder this process runs in, from Windows itself: cmd.exe and PowerShell set no PWD, and the
+// one MSYS2's and Git's shells set is a Unix path (/c/Users/...).
+inline std::string process_current_folder(const char*) {
+  DWORD n = ::GetCurrentDirectoryW(0, nullptr);
+  std::wstring folder(n, L'\0');
+  n = n ? ::GetCurrentDirectoryW(n, &folder[0]) : 0;
+  folder.resize(n);
+  if (folder.size() > 3 && folder.back() == L'\\') folder.pop_back();  // "C:\" keeps its separator
+  return narrow(folder.data(), folder.size());
+}
 
 }  // namespace platform
 }  // namespace

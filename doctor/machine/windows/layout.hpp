@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cctype>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,46 @@ inline std::vector<std::string> toolkit_header_dirs(const std::string& root) { r
 
 // Windows builds have no default folders for cuDNN: only the build variables name one.
 inline void build_cudnn_places(const discovery::context&, std::vector<std::string>&, std::vector<std::string>&) {}
+
+// The folders the library a build variable names (CUDNN_LIBRARY) leads to: NVIDIA's archive keeps
+// the import library in lib\x64 (cudnn.lib, what CUDNN_LIBRARY names) and the DLLs in bin beside lib.
+inline std::vector<std::string> cudnn_library_dirs(const std::string& named) {
+  std::string dir = check_path(named).kind == path_kind::folder ? named : parent_dir(named);
+  std::vector<std::string> dirs = {dir};
+  std::string lib = pe_format::same_name_ignoring_case(file_name_of(dir), "x64") ? parent_dir(dir) : dir;
+  if (pe_format::same_name_ignoring_case(file_name_of(lib), "lib")) dirs.push_back(join_path(parent_dir(lib), "bin"));
+  return dirs;
+}
+
+// The cudnn64_N.dll an import library links to, from the DLL name its import records carry; 0
+// when it names none (or cannot be read).
+inline int cudnn_major_linked_by(const std::string& import_library) {
+  file_source file(import_library);
+  if (!file.ok()) return 0;
+  std::string bytes(std::size_t(file.size() < (16u << 20) ? file.size() : (16u << 20)), '\0');
+  if (bytes.empty() || !file.read(0, &bytes[0], bytes.size())) return 0;
+  for (std::size_t at = bytes.find("cudnn64_"); at != std::string::npos; at = bytes.find("cudnn64_", at + 1)) {
+    std::size_t digits = at + 8, end = digits;
+    while (end < bytes.size() && std::isdigit(static_cast<unsigned char>(bytes[end]))) ++end;
+    if (end > digits && bytes.compare(end, 4, ".dll") == 0) return std::atoi(bytes.c_str() + digits);
+  }
+  return 0;
+}
+
+// The import library a build links cuDNN with, in the archive's layout beside the folder of its
+// DLLs (bin): lib\x64\cudnn.lib, or lib\cudnn.lib; empty without one.
+inline std::string cudnn_import_library(const std::string& dll_dir) {
+  std::string root = parent_dir(dll_dir);
+  for (const char* folder : {"lib\\x64", "lib"}) {
+    std::string path = join_path(join_path(root, folder), "cudnn.lib");
+    if (check_path(path).kind == path_kind::file) return path;
+  }
+  return {};
+}
+
+// The variable whose folders a cuDNN unpacked by hand is found through (C:\cudnn\8.5.0.96\cuda\bin
+// on PATH), its headers and import library beside them.
+constexpr const char* standalone_cudnn_variable = "PATH";
 
 // The DLLs are in bin (a cuDNN copied in too: bin\cudnn*.dll, its import libraries in lib\x64).
 inline std::vector<std::string> toolkit_library_dirs(const std::string& root) { return {join_path(root, "bin")}; }
@@ -233,6 +274,21 @@ inline std::vector<user_site_folder> user_sites(const discovery::context& ctx, c
 }
 
 inline std::string home_folder(const discovery::context& ctx) { return ctx.env_value("USERPROFILE"); }
+
+// The folder of JetBrains' per-version options folders (PyCharm2023.2\options\jdk.table.xml).
+inline std::string jetbrains_config_root(const discovery::context& ctx, const std::string&) {
+  std::string appdata = ctx.env_value("APPDATA");
+  return appdata.empty() ? appdata : join_path(appdata, "JetBrains");
+}
+
+// A path as Windows writes it: PyCharm and VS Code settings may use forward slashes.
+inline std::string native_separators(std::string path) {
+  for (char& c : path) c = c == '/' ? '\\' : c;
+  return path;
+}
+
+// The scripts conda runs when an environment is activated (etc\conda\activate.d), for cmd.exe.
+constexpr const char* activate_script_suffix = ".bat";
 
 inline std::vector<located_folder> conda_roots(const discovery::context& ctx, const std::string& home) {
   std::vector<located_folder> found;

@@ -1,0 +1,91 @@
+// Windows: the C++ compilers a source build can host nvcc with, from their files: each Visual
+// Studio or Build Tools instance the installer records (installationPath and installationVersion
+// of its state.json in %ProgramData%\Microsoft\VisualStudio\Packages\_Instances\<id>), with the
+// newest cl.exe of its C++ tools (VC\Tools\MSVC\<version>\bin\Hostx64\x64\cl.exe) and that file's
+// FileVersion.
+#pragma once
+
+// Included by ../build_tools.hpp, after discovery::host_compiler.
+
+#include <string>
+#include <vector>
+
+#include "../context.hpp"
+#include "../json_values.hpp"
+#include "../text_values.hpp"
+#include "layout.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace platform {
+
+constexpr const char* compiler_file = "cl.exe";
+constexpr std::size_t instances_limit = 64;
+
+// "19.39.33523" from cl.exe's version resource; empty when it has none.
+inline std::string compiler_version_of(const std::string& path) {
+  file_source file(path);
+  pe_info info = read_pe_version(file);
+  return info.file_version.empty() ? std::string() : discovery::leading_parts(info.file_version, 3);
+}
+
+// "Visual Studio Build Tools 2022", "Visual Studio 2022 Community": from its folder's names
+// (...\Microsoft Visual Studio\2022\BuildTools).
+inline std::string instance_name(const std::string& installation) {
+  std::string edition = file_name_of(installation), year = file_name_of(parent_dir(installation));
+  return edition == "BuildTools" ? "Visual Studio Build Tools " + year : "Visual Studio " + year + " " + edition;
+}
+
+inline std::vector<discovery::host_compiler> installed_host_compilers(const discovery::context& ctx,
+                                                                      std::vector<std::string>& notes) {
+  std::vector<discovery::host_compiler> found;
+  std::string program_data = ctx.env_value("ProgramData");
+  if (program_data.empty()) return found;
+  std::string instances = join_path(program_data, "Microsoft\\VisualStudio\\Packages\\_Instances");
+  std::vector<std::string> ids = discovery::names_starting(instances, "", notes);
+  if (ids.size() > instances_limit) ids.resize(instances_limit);
+  for (const std::string& id : ids) {
+    discovery::text_file state = discovery::read_text(join_path(join_path(instances, id), "state.json"));
+    if (!state.ok()) continue;
+    discovery::json_value v;
+    if (!discovery::parse_json(state.text, v) || v.string_member("installationPath").empty()) {
+      notes.push_back(state.path + " is not an instance record (JSON with an installationPath): not read");
+      continue;
+    }
+    discovery::host_compiler c;
+    c.root = v.string_member("installationPath");
+    c.name = instance_name(c.root);
+    c.version = v.string_member("installationVersion");
+    std::string msvc = join_path(c.root, "VC\\Tools\\MSVC");
+    std::vector<std::string> ignored, toolsets = discovery::names_starting(msvc, "", ignored);
+    for (auto it = toolsets.rbegin(); it != toolsets.rend() && c.compiler.empty(); ++it) {
+      std::string cl = join_path(join_path(msvc, *it), "bin\\Hostx64\\x64\\cl.exe");
+      if (check_path(cl).kind == path_kind::file) c.compiler = cl, c.compiler_version = compiler_version_of(cl);
+    }
+    found.push_back(c);
+  }
+  return found;
+}
+
+constexpr const char* host_compiler_text = "Visual Studio or its Build Tools with the C++ tools";
+constexpr const char* host_compiler_place =
+    "no instance in %ProgramData%\\Microsoft\\VisualStudio\\Packages\\_Instances";
+constexpr const char* missing_tools_text = "without the C++ tools (no VC\\Tools\\MSVC\\*\\bin\\Hostx64\\x64\\cl.exe)";
+
+inline std::string host_compiler_install() {
+  return "install Visual Studio 2022 Build Tools with the \"Desktop development with C++\" workload (winget install "
+         "Microsoft.VisualStudio.2022.BuildTools), then build from its \"x64 Native Tools Command Prompt for VS "
+         "2022\"";
+}
+
+// How to have an installed compiler on PATH: its prompt, or its vcvars64.bat.
+inline std::string compiler_on_path_fix(const discovery::host_compiler& c) {
+  return "build from the \"x64 Native Tools Command Prompt\" of " + c.name + ", or run \"" + c.root +
+         "\\VC\\Auxiliary\\Build\\vcvars64.bat\" in the prompt first; then set DISTUTILS_USE_SDK=1 there";
+}
+
+}  // namespace platform
+}  // namespace
+}  // namespace detail
+}  // namespace cushim

@@ -1,0 +1,116 @@
+// Windows: what the framework loaders share (framework_loader.hpp and the loaders it includes):
+// the process a framework's Python runs in (its application folder), the OSError a failed load
+// shows, the files a loaded DLL brings in, an extension module that does not load, and cuDNN's own
+// by-name loads of its sub-libraries from that process.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../framework_loads.hpp"
+#include <cushim/detail/windows/dependencies.hpp>
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace platform {
+
+// Nothing is shared between the frameworks' loads: each has its own process's folders.
+struct loader_state {
+  loader_state(const discovery::context&, std::string_view) {}
+};
+
+struct loader_input {
+  const discovery::context& ctx;
+  const machine::environment& env;
+  const discovery::site_index& site;
+  const discovery::wheel_files& wheels;
+  loader_state& state;
+};
+
+// The folder of the python.exe that runs: a venv's Scripts\python.exe starts its base
+// interpreter (pyvenv.cfg "home"), whose folder is the application's folder.
+inline std::string application_folder(const machine::environment& env) {
+  discovery::text_file cfg = discovery::read_text(join_path(env.path, "pyvenv.cfg"));
+  std::string home = cfg.ok() ? discovery::config_value(cfg.text, "home") : std::string();
+  if (!home.empty()) return home;
+  return env.python.empty() ? env.path : parent_dir(env.python);
+}
+
+// The Windows error a failed walk stands for, as Python's OSError prints it.
+inline std::string win_error(const missing_dependency& m) {
+  if (!m.absent_functions.empty()) return "[WinError 127] The specified procedure could not be found.";
+  for (const std::string& s : m.searched) {
+    if (s.find(ends_search_marker) != std::string::npos) return "[WinError 193] %1 is not a valid Win32 application.";
+  }
+  return "[WinError 126] The specified module could not be found.";
+}
+
+// The files a loaded DLL brings into the process: the DLL and what its imports reach.
+inline void add_closure(const dependency_resolver& resolver, const std::string& dll, load_kind kind,
+                        std::vector<std::string>& loaded) {
+  discovery::import_walk walk = discovery::walk_imports(
+      resolver, dll, kind, [](const std::string&, std::vector<std::string>&) { return std::string(); });
+  discovery::add_unique(loaded, dll);
+  for (const auto& f : walk.found) {
+    if (walk_into(f.second)) discovery::add_unique(loaded, f.second);
+  }
+}
+
+// cuDNN's by-name loads from the framework's process; `user_dirs` are noted where a file is in
+// one of them, which a by-name load does not search.
+inline void check_cudnn(const loader_input& in, const dependency_resolver& resolver,
+                        const std::vector<std::string>& user_dirs, const std::string& extra_fix,
+                        discovery::found_framework& found) {
+  machine::framework& fw = found.fw;
+  std::string cudnn_path;
+  int major = 0;
+  for (const machine::library_load& l : fw.loads) {
+    if (int m = cudnn_major_of_main(l.name)) major = m, cudnn_path = l.path;
+  }
+  if (major < 8 || cudnn_path.empty()) return;
+  std::string context_text = user_dirs.empty()
+                                 ? "from " + fw.name + "'s process,"
+                                 : "LoadLibraryExW with 0x1100 (as " + fw.name +
+                                       " loads) finds DLLs in the folders it added with os.add_dll_directory (" +
+                                       joined(user_dirs) + "), but a load by bare name does not search them:";
+  discovery::check_cudnn_by_name(
+      discovery::describe_load(file_name_of(cudnn_path), cudnn_path, in.wheels), major, in.wheels,
+      [&](const std::string& file, std::vector<std::string>& searched) {
+        std::string path = resolver.locate(file, "", searched, load_kind::by_name);
+        if (!path.empty()) return path;
+        for (const std::string& dir : user_dirs) {
+          std::string there = join_path(dir, file);
+          if (check_file(there).state == file_state::regular) {
+            searched.push_back("(" + there + " is there, in a folder added with os.add_dll_directory)");
+          }
+        }
+        return path;
+      },
+      context_text, fw);
+  for (machine::problem& p : fw.problems) {
+    if (p.code == "cudnn_sublibrary_not_found") p.fix += extra_fix;
+  }
+}
+
+// An extension module (or the DLL it is) that Python cannot load: import_fails, with the first
+// import Windows would not find.
+inline void extension_fails(const dependency_resolver& resolver, discovery::found_framework& found) {
+  machine::framework& fw = found.fw;
+  std::vector<missing_dependency> missing = resolver.missing(fw.native_file, load_kind::by_path);
+  if (missing.empty()) return;
+  const missing_dependency& m = missing.front();
+  std::string advice = discovery::advice_for(m.name);
+  fw.problems.push_back({"import_fails", fw.name + " cannot load " + file_name_of(fw.native_file) + ": " + win_error(m),
+                         m.needed_by(), discovery::dependency_sentence(m),
+                         !advice.empty() ? advice
+                                         : "put " + file_name_of(m.name) + " beside " + file_name_of(fw.native_file) +
+                                               " or install what provides it; reinstalling " +
+                                               (fw.distribution.empty() ? fw.name : fw.distribution) +
+                                               " restores the files it ships"});
+}
+
+}  // namespace platform
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
