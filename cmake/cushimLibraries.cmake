@@ -2,7 +2,7 @@
 # Per library (cushim::library's name): CUSHIM_LIBRARY_<key>_OPT_IN (the macro; empty:
 # always shimmed), _HEADERS (what its table needs: what a program opting in includes and
 # the companions the implementation file includes itself), _FILES_BY (the headers
-# whose major picks its file: cuda or cudnn), _SYSTEM_ONLY, _POSIX_ONLY, and
+# whose major picks its file: cuda, cudnn or own), _SYSTEM_ONLY, _POSIX_ONLY, and
 # _FILE_<posix|windows>_<major> ("any": one file for every major).
 set(CUSHIM_LIBRARIES cudnn cudart cublas cublasLt nvrtc driver cufft curand cusparse cusolver nvjitlink nvml nccl)
 set(CUSHIM_LIBRARY_cudnn_OPT_IN "")
@@ -81,8 +81,12 @@ set(CUSHIM_LIBRARY_curand_HEADERS "curand.h")
 set(CUSHIM_LIBRARY_curand_FILES_BY "cuda")
 set(CUSHIM_LIBRARY_curand_SYSTEM_ONLY OFF)
 set(CUSHIM_LIBRARY_curand_POSIX_ONLY OFF)
-set(CUSHIM_LIBRARY_curand_FILE_posix_any "libcurand.so.10")
-set(CUSHIM_LIBRARY_curand_FILE_windows_any "curand64_10.dll")
+set(CUSHIM_LIBRARY_curand_FILE_posix_11 "libcurand.so.10")
+set(CUSHIM_LIBRARY_curand_FILE_posix_12 "libcurand.so.10")
+set(CUSHIM_LIBRARY_curand_FILE_posix_13 "libcurand.so.10")
+set(CUSHIM_LIBRARY_curand_FILE_windows_11 "curand64_10.dll")
+set(CUSHIM_LIBRARY_curand_FILE_windows_12 "curand64_10.dll")
+set(CUSHIM_LIBRARY_curand_FILE_windows_13 "curand64_10.dll")
 set(CUSHIM_LIBRARY_cusparse_OPT_IN "CUSHIM_CUSPARSE")
 set(CUSHIM_LIBRARY_cusparse_HEADERS "cusparse.h")
 set(CUSHIM_LIBRARY_cusparse_FILES_BY "cuda")
@@ -123,7 +127,7 @@ set(CUSHIM_LIBRARY_nvml_FILE_posix_any "libnvidia-ml.so.1")
 set(CUSHIM_LIBRARY_nvml_FILE_windows_any "nvml.dll")
 set(CUSHIM_LIBRARY_nccl_OPT_IN "CUSHIM_NCCL")
 set(CUSHIM_LIBRARY_nccl_HEADERS "nccl.h")
-set(CUSHIM_LIBRARY_nccl_FILES_BY "cuda")
+set(CUSHIM_LIBRARY_nccl_FILES_BY "own")
 set(CUSHIM_LIBRARY_nccl_SYSTEM_ONLY OFF)
 set(CUSHIM_LIBRARY_nccl_POSIX_ONLY ON)
 set(CUSHIM_LIBRARY_nccl_FILE_posix_any "libnccl.so.2")

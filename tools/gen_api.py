@@ -14,6 +14,11 @@ What it writes
   companion_headers.inc the headers of each shimmed library that come with its main one, which
                        the implementation file includes itself (tools/apigen/selection.py).
   descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
+  library_ids.inc      cushim::library's enumerators, each at its stable value (cushim.hpp).
+  include/cushim/detail/libraries/<key>.hpp, statuses.hpp
+                       (outside the tables' folder): each library's descriptor, made from its record
+                       (tools/apigen/descriptors.py; what only it does is its <key>_hooks.hpp), and
+                       the fallback statuses of every status type.
   cmake/cushimLibraries.cmake, tests/support/{opt_in_headers,library_files,library_answers}.hpp
                        (outside the tables' folder): each library's opt-in macro, headers, file
                        of each OS and major, documented fallback and version answer, which
@@ -24,8 +29,8 @@ Each .inc line is one X-macro call of the same shape for every library:
 where `library` is the cushim::library enumerator (cudnn, cudart, ...) and `group` the
 library's own column: cuDNN's sub-library (ops, cnn, ...), the CUDA runtime's tier (core,
 full), `none` where a library has none. What differs between libraries is data in
-tools/libraries.json (described in tools/apigen/libraries.py); adding a library is an entry
-there plus its manifests in tools/manifests.
+tools/libraries.json (described in tools/apigen/libraries.py and tools/apigen/record.py); adding a
+library is an entry there plus its manifests in tools/manifests (docs/contributing.md).
 
 Guards. A table is built from every manifest of its major. A function present in the releases
 [a, b] of those manifests with one prototype gets `#if VERSION >= a && VERSION < b'`, where b'
@@ -70,18 +75,22 @@ from apigen.clang import Toolchain, headers_snapshot
 from apigen.libraries import Library, load_libraries
 from apigen.model import EXIT_ENV, EXIT_STALE, GenError, Snapshot
 from apigen.render import render_declared_arities, render_table, render_versions
-from apigen.selection import render_cmake, render_companions, render_descriptor_list, render_library_tables, \
+from apigen.descriptors import descriptor_file, render_descriptor, render_descriptor_list, render_library_ids, \
+    render_statuses
+from apigen.selection import libraries_of, render_cmake, render_companions, render_library_tables, \
     render_selection, render_test_answers, render_test_files, render_test_headers
 from apigen.tables import build_table
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "include" / "cushim" / "api"
 DEFAULT_HEADERS = Path("/usr/local/cuda/include")
-# Generated outside the tables' folder (into --out too, when it is another one).
+# Generated outside the tables' folder (into --out too, when it is another one): by name, and
+# libraries/<file> (each library's descriptor header, statuses.hpp) in include/cushim/detail/libraries.
 ELSEWHERE = {"cushimLibraries.cmake": REPO / "cmake",
              "opt_in_headers.hpp": REPO / "tests" / "support",
              "library_files.hpp": REPO / "tests" / "support",
              "library_answers.hpp": REPO / "tests" / "support"}
+DESCRIPTOR_DIR = REPO / "include" / "cushim" / "detail" / "libraries"
 
 
 def read_headers(toolchain: Toolchain, library: Library) -> Snapshot | None:
@@ -118,6 +127,10 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
     files["library_tables.inc"] = render_library_tables(libraries)
     files["companion_headers.inc"] = render_companions(libraries)
     files["descriptors.inc"] = render_descriptor_list(libraries)
+    files["library_ids.inc"] = render_library_ids(libraries)
+    files["libraries/statuses.hpp"] = render_statuses(libraries)
+    for library in libraries_of(libraries):
+        files[f"libraries/{descriptor_file(library)}"] = render_descriptor(library)
     files["cushimLibraries.cmake"] = render_cmake(libraries)
     files["opt_in_headers.hpp"] = render_test_headers(libraries)
     files["library_files.hpp"] = render_test_files(libraries)
@@ -126,8 +139,12 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
 
 
 def target_path(out_dir: Path, name: str) -> Path:
-    if name in ELSEWHERE and out_dir.resolve() == DEFAULT_OUT.resolve():
+    if out_dir.resolve() != DEFAULT_OUT.resolve():
+        return out_dir / name
+    if name in ELSEWHERE:
         return ELSEWHERE[name] / name
+    if name.startswith("libraries/"):
+        return DESCRIPTOR_DIR / name.removeprefix("libraries/")
     return out_dir / name
 
 
@@ -135,6 +152,7 @@ def write_files(files: dict[str, str], out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, content in sorted(files.items()):
         path = target_path(out_dir, name)
+        path.parent.mkdir(parents=True, exist_ok=True)
         data = content.encode("utf-8")
         if not path.exists() or path.read_bytes() != data:  # keep mtimes of unchanged files
             path.write_bytes(data)

@@ -19,12 +19,9 @@
 //   CUSHIM_CUDART_CORE     shim only the core CUDA runtime subset (device, memory, stream,
 //                          event, error, version), for CUDA 12.0 headers (older than every
 //                          12.x manifest; docs/supported-headers.md, "Supported headers").
-//   CUSHIM_CUBLAS          also shim cuBLAS and cuBLASLt (include <cublas_v2.h> before cushim; the
-//                          implementation file includes the headers that come with it itself);
-//                          likewise CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT, CUSHIM_CURAND,
-//                          CUSHIM_CUSPARSE, CUSHIM_CUSOLVER, CUSHIM_NVJITLINK, CUSHIM_NVML,
-//                          CUSHIM_NCCL (README.md, "Macros"). Without them nothing of these is
-//                          declared.
+//   CUSHIM_CUBLAS, ...     also shim an opt-in library, one macro each (README.md, "Macros"):
+//                          include its header before cushim (the implementation file includes the
+//                          headers that come with it itself). Without it nothing of it is declared.
 //   CUSHIM_USE_BOOST_DLL   in the implementation TU: load through boost::dll::shared_library
 //                          (header-only Boost.DLL) instead of dlopen / LoadLibraryExW.
 #pragma once
@@ -56,28 +53,16 @@
 #define CUSHIM_VERSION_MINOR 1
 #define CUSHIM_VERSION_PATCH 0
 
+// cushim::library's enumerators: each library's "key" at its "id" (tools/libraries.json).
+#include "api/library_ids.inc"
+
 namespace cushim {
 
-// The libraries cushim loads. All but the runtime and cuDNN only for a program that opts into them
-// (CUSHIM_CUBLAS, CUSHIM_NVRTC, CUSHIM_CUDA_DRIVER, CUSHIM_CUFFT, CUSHIM_CURAND, CUSHIM_CUSPARSE,
-// CUSHIM_CUSOLVER, CUSHIM_NVJITLINK, CUSHIM_NVML, CUSHIM_NCCL); otherwise they are `disabled` and
-// never loaded. A library is added at the end, with library_count.
-enum class library {
-  cudart,
-  cudnn,
-  cublas,
-  cublasLt,
-  nvrtc,
-  driver,
-  cufft,
-  curand,
-  cusparse,
-  cusolver,
-  nvjitlink,
-  nvml,
-  nccl
-};
-constexpr int library_count = 13;
+// The libraries cushim loads: each record's "key" at its "id", a stable value (api/library_ids.inc;
+// a library is added with the next one). All but the runtime and cuDNN only for a program that opts
+// into them (README.md, "Macros"); otherwise they are `disabled` and never loaded.
+enum class library { CUSHIM_LIBRARY_ENUMERATORS };
+constexpr int library_count = CUSHIM_LIBRARY_COUNT;
 
 // How the loaded library's version must relate to the headers the program was compiled with.
 enum class version_policy {

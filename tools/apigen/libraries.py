@@ -1,6 +1,7 @@
 """Per-library settings, read from tools/libraries.json: the generator has no per-library code.
 
-A library's fields (strings unless said otherwise):
+A library's fields for its tables (strings unless said otherwise; the fields of its descriptor,
+tests and documentation: tools/apigen/record.py):
   key              the cushim::library enumerator, the .inc lines' first column (cudnn, driver)
   title            for people: "cuDNN", "CUDA driver API"
   table_name       file and macro stem of its tables (default: key): cuda_driver_13.inc,
@@ -55,12 +56,8 @@ A library's fields (strings unless said otherwise):
                    umbrella instead of "header" where the macro "when" is defined (cublas.h for
                    cublas_v2.h); they include the other extending entries' umbrellas where
                    CUSHIM_TEST_OPTIONAL_HEADERS is defined (tests/support/opt_in_headers.hpp)
-  files            {"posix": {"M": file name, ...}, "windows": {...}, "by": "cuda" (default) or
-                   "cudnn"}: its file of each major ("*": one for every major), which the test
-                   builds read (tools/apigen/selection.py); "by" names the headers whose major
-                   picks the file in a build
-  descriptor       {"file": its descriptor's file in detail/libraries/ (default <key>.hpp),
-                   "name": the descriptor (default <key>_descriptor)}
+  descriptor       {"file": its generated descriptor's file in detail/libraries/ (default
+                   <key>.hpp), "name": the descriptor (default <key>_descriptor)}
   headers          what a program includes before cushim when it opts in (default: the umbrella)
   companions       the library's other headers, which come with the main one: the implementation
                    file includes them itself where the library is shimmed and the program
@@ -72,7 +69,6 @@ A library's fields (strings unless said otherwise):
                    does not hold; without it the entry's header is the program's to include
   shimmed_when     preprocessor condition under which its table is included (default: its
                    opt_in macro defined, else always)
-  system_only      true: found only where the system installs it, with no override (the driver)
   posix_only       true: Linux only; its opt_in macro on Windows stops the build
   select           how api_tables.hpp picks its table: {"major": a preprocessor expression giving
                    the headers' major, "needs": {"macro", "error"}: the macros (separated by
@@ -99,6 +95,7 @@ from pathlib import Path
 from .manifests import manifest_of
 from .model import EXIT_ENV, EXIT_MISMATCH, Function, GenError, Version, make_function, \
     parse_version
+from .record import Encoding, Record, load_encodings, make_record
 
 TOOLS_DIR = Path(__file__).resolve().parent.parent
 LIBRARIES_FILE = TOOLS_DIR / "libraries.json"
@@ -236,7 +233,8 @@ class Library:
     undeclared: tuple[Function, ...]
     detection: Detection
     include_dirs: tuple[Path, ...]  # searched before the headers in every clang run
-    settings: dict  # the entry as written: what selection.py reads (files, select, ...)
+    settings: dict  # the entry as written: what selection.py reads (select, headers, ...)
+    record: Record | None  # the library's own facts; None for an entry that extends another
 
     def release(self, version: Version) -> str:
         major, minor, patch = version
@@ -296,11 +294,12 @@ def _detection(settings: dict) -> Detection:
     )
 
 
-def _library(settings: dict) -> Library:
+def _library(settings: dict, encodings: dict[str, Encoding]) -> Library:
     key = settings["key"]
     prefix = settings.get("manifest_prefix", key)
+    table_name = settings.get("table_name", key)
     return Library(
-        key=key, title=settings["title"], table_name=settings.get("table_name", key),
+        key=key, title=settings["title"], table_name=table_name,
         manifest_prefix=prefix, opt_in=settings.get("opt_in"),
         version_macro=settings["version_macro"], version_header=settings["version_header"],
         encoding=tuple(settings["encoding"]), release_format=settings["release_format"],
@@ -314,12 +313,14 @@ def _library(settings: dict) -> Library:
         detection=_detection(settings),
         include_dirs=tuple(TOOLS_DIR / d for d in settings.get("include_dirs", [])),
         settings=settings,
+        record=None if "extends" in settings else make_record(settings, encodings, table_name.upper()),
     )
 
 
 def load_libraries(path: Path = LIBRARIES_FILE) -> list[Library]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return [_library(entry) for entry in data["libraries"]]
+        encodings = load_encodings(data)
+        return [_library(entry, encodings) for entry in data["libraries"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise GenError(f"{path}: {error!r}", EXIT_ENV) from None

@@ -1,7 +1,8 @@
 // A library as data. Everything that differs between the libraries cushim loads sits in one
-// descriptor per library (detail/libraries/); search, load, checks, report and stubs read a
-// descriptor and never name a library. What only one library has (cuDNN's sub-libraries, the
-// runtime's device count, NVRTC's builtins) is a hook the descriptor points at.
+// descriptor per library (detail/libraries/<key>.hpp, generated from the library's record in
+// tools/libraries.json); search, load, checks, report and stubs read a descriptor and never name a
+// library. What only one library has (cuDNN's sub-libraries, the runtime's device count, NVRTC's
+// builtins) is a hook the descriptor points at, in detail/libraries/<key>_hooks.hpp.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Every library cushim knows: its descriptor (detail/libraries/) and, in library_tables.inc, its
-// table of functions. Both lists are generated from tools/libraries.json (api/descriptors.inc,
-// api/library_tables.inc).
+// table of functions. Both, and both lists, are generated from tools/libraries.json
+// (api/descriptors.inc, api/library_tables.inc).
 #pragma once
 
 #include "../api/descriptors.inc"
