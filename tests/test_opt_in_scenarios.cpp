@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "support/command_output.hpp"
+#include "support/elf_files.hpp"
 #include "support/library_files.hpp"
 #include "support/opt_in_headers.hpp"
+#include "support/plain_libraries.hpp"
 #include "support/probe.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -418,130 +420,12 @@ TEST_CASE("the real cuSOLVER, cuSPARSE and cuBLAS call the libraries they were l
 }
 #endif
 
-// The toolkit's other libraries and NCCL: the bad input every library gets, one scenario list for
-// all (their fixtures: tests/CMakeLists.txt, "<key>_good", "<key>_wrong_major").
-#if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \
-    defined(CUSHIM_NVJITLINK) && defined(CUSHIM_NCCL)
-#include <cushim/detail/api_tables.hpp>
-
-#include "support/elf_files.hpp"
-
-namespace {
-
-struct toolkit_library {
-  cushim::library lib;
-  const char* title;
-  const char* override_variable;
-  const char* pip_package;    // its first site-packages/nvidia folder
-  const char* version;        // what the good fixture reports, as explain() writes it
-  const char* other_version;  // ... and the one of another major
-  int headers_major;
-  long headers_version;  // in the library's encoding
-  std::string call;      // a function the fixtures lack
-  int missing;           // what it then returns
-  const char* missing_text;
-  // Libraries that import it (cuSPARSE and cuSOLVER import nvJitLink) and load before it: behind
-  // empty overrides, or its own search would find their import already in the process.
-  std::vector<const char*> importers;
-};
-
-std::vector<toolkit_library> toolkit_libraries() {
-  auto release = [](int major, int minor, int patch) {
-    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-  };
-  static const std::string cufft = release(CUFFT_VER_MAJOR, CUFFT_VER_MINOR, CUFFT_VER_PATCH),
-                           cufft_other = release(CUFFT_VER_MAJOR - 1, CUFFT_VER_MINOR, CUFFT_VER_PATCH),
-                           curand = release(CURAND_VER_MAJOR, CURAND_VER_MINOR, CURAND_VER_PATCH),
-                           curand_other = release(CURAND_VER_MAJOR - 1, CURAND_VER_MINOR, CURAND_VER_PATCH),
-                           cusparse = release(CUSPARSE_VER_MAJOR, CUSPARSE_VER_MINOR, CUSPARSE_VER_PATCH),
-                           cusparse_other = release(CUSPARSE_VER_MAJOR - 1, CUSPARSE_VER_MINOR, CUSPARSE_VER_PATCH),
-                           cusolver = release(CUSOLVER_VER_MAJOR, CUSOLVER_VER_MINOR, CUSOLVER_VER_PATCH),
-                           cusolver_other = release(CUSOLVER_VER_MAJOR - 1, CUSOLVER_VER_MINOR, CUSOLVER_VER_PATCH),
-                           jit =
-                               std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10),
-                           jit_other = std::to_string(CUDART_VERSION / 1000 - 1) + "." +
-                                       std::to_string(CUDART_VERSION % 1000 / 10),
-                           nccl = release(NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH),
-                           nccl_other = release(NCCL_MAJOR + 1, NCCL_MINOR, NCCL_PATCH);
-  return {{cushim::library::cufft,
-           "cuFFT",
-           "CUSHIM_CUFFT_PATH",
-           "cufft",
-           cufft.c_str(),
-           cufft_other.c_str(),
-           CUFFT_VER_MAJOR,
-           CUFFT_VERSION,
-           "cufftPlan1d",
-           int(CUFFT_NOT_SUPPORTED),
-           "CUFFT_NOT_SUPPORTED",
-           {}},
-          {cushim::library::curand,
-           "cuRAND",
-           "CUSHIM_CURAND_PATH",
-           "curand",
-           curand.c_str(),
-           curand_other.c_str(),
-           CURAND_VER_MAJOR,
-           CURAND_VERSION,
-           "curandCreateGenerator",
-           int(CURAND_STATUS_VERSION_MISMATCH),
-           "CURAND_STATUS_VERSION_MISMATCH",
-           {}},
-          {cushim::library::cusparse,
-           "cuSPARSE",
-           "CUSHIM_CUSPARSE_PATH",
-           "cusparse",
-           cusparse.c_str(),
-           cusparse_other.c_str(),
-           CUSPARSE_VER_MAJOR,
-           CUSPARSE_VERSION,
-           "cusparseCreate",
-           int(CUSPARSE_STATUS_NOT_SUPPORTED),
-           "CUSPARSE_STATUS_NOT_SUPPORTED",
-           {}},
-          {cushim::library::cusolver,
-           "cuSOLVER",
-           "CUSHIM_CUSOLVER_PATH",
-           "cusolver",
-           cusolver.c_str(),
-           cusolver_other.c_str(),
-           CUSOLVER_VER_MAJOR,
-           CUSOLVER_VERSION,
-           "cusolverDnCreate",
-           int(CUSOLVER_STATUS_NOT_SUPPORTED),
-           "CUSOLVER_STATUS_NOT_SUPPORTED",
-           {}},
-          {cushim::library::nvjitlink,
-           "nvJitLink",
-           "CUSHIM_NVJITLINK_PATH",
-           "nvjitlink",
-           jit.c_str(),
-           jit_other.c_str(),
-           CUDART_VERSION / 1000,
-           CUDART_VERSION,
-           CUSHIM_NAME_TEXT(CUSHIM_NVJITLINK_NAME(__nvJitLinkCreate)),
-           int(NVJITLINK_ERROR_INTERNAL),
-           "NVJITLINK_ERROR_INTERNAL",
-           {"CUSHIM_CUSPARSE_PATH", "CUSHIM_CUSOLVER_PATH"}},
-          {cushim::library::nccl,
-           "NCCL",
-           "CUSHIM_NCCL_PATH",
-           "nccl",
-           nccl.c_str(),
-           nccl_other.c_str(),
-           NCCL_MAJOR,
-           NCCL_VERSION_CODE,
-           "ncclCommCount",
-           int(ncclInternalError),
-           "ncclInternalError",
-           {}}};
-}
-
-}  // namespace
-
-TEST_CASE("each toolkit library: a 32-bit copy, a text file, another major and another major's wheel are passed over") {
-  for (const toolkit_library& t : toolkit_libraries()) {
-    std::string title = t.title, key = key_of(t.lib), file = file_of(t.lib);
+// The plain libraries (their records name a "missing_call"): the bad input every library gets, one
+// scenario list for all (support/plain_libraries.hpp, generated; their fixtures: tests/CMakeLists.txt,
+// "<key>_good", "<key>_wrong_major").
+TEST_CASE("each plain library: a 32-bit copy, a text file, another major and another major's wheel are passed over") {
+  for (const plain_library& t : plain_libraries()) {
+    std::string title = t.title, key = t.key, file = t.file;
     CAPTURE(title);
     temp_tree tree;
     std::string empty = tree.make_dirs("empty");
@@ -563,8 +447,8 @@ TEST_CASE("each toolkit library: a 32-bit copy, a text file, another major and a
     CHECK(attempts[0].detail == "a 32-bit i386 library; this process is 64-bit x86-64");
     CHECK(attempts[1].outcome == "bad_format");
     CHECK(attempts[1].detail.rfind("not a shared library: ", 0) == 0);
-    std::string refused = std::string(t.title) + " " + t.other_version + "; this program was compiled for major " +
-                          std::to_string(t.headers_major);
+    std::string refused =
+        title + " " + t.release(t.other_major) + "; this program was compiled for major " + std::to_string(t.major);
     CHECK(attempts[2].outcome == "wrong_version");
     CHECK(attempts[2].path == other);
     CHECK(attempts[2].detail == refused);
@@ -584,16 +468,16 @@ TEST_CASE("each toolkit library: a 32-bit copy, a text file, another major and a
   }
 }
 
-TEST_CASE("each toolkit library: an override to an empty folder, and a copy that lacks a function") {
-  for (const toolkit_library& t : toolkit_libraries()) {
-    std::string title = t.title, key = key_of(t.lib), file = file_of(t.lib);
+TEST_CASE("each plain library: an override to an empty folder, and a copy that lacks a function") {
+  for (const plain_library& t : plain_libraries()) {
+    std::string title = t.title, key = t.key, file = t.file;
     CAPTURE(title);
     temp_tree tree;
     std::string empty = tree.make_dirs("empty");
     probe_call call;
     call.env[t.override_variable] = empty;
     for (const char* importer : t.importers) call.env[importer] = empty;
-    call.args = {"--call", t.call};
+    call.args = {"--call", t.missing_call};
     probe_output out = run_all(call);
     INFO(out.text);
     CHECK(out.get(key + ".code") == "override_failed");
@@ -604,20 +488,19 @@ TEST_CASE("each toolkit library: an override to an empty folder, and a copy that
                                  " names; cushim does not fall back to a search when one is given\n"));
     // The library unavailable: its "unavailable" fallback, which differs from the "missing" one
     // where the library has two.
-    CHECK(out.get("call." + t.call) != "no such line");
+    CHECK(out.get("call." + t.missing_call) != "no such line");
 
     probe_call lacking;
     std::string good = std::string(CUSHIM_FIXTURE_DIR) + "/" + key + "_good";
     lacking.env[t.override_variable] = good;
     for (const char* importer : t.importers) lacking.env[importer] = empty;
-    lacking.args = {"--call", t.call};
+    lacking.args = {"--call", t.missing_call};
     out = run_all(lacking);
     INFO(out.text);
     CHECK(out.get(key + ".code") == "ok");
     CHECK(out.get(key + ".version") == std::to_string(t.headers_version));
-    CHECK(out.get("call." + t.call) == std::to_string(t.missing));
-    CHECK(contains(out.rest,
-                   t.call + " is not in " + good + "/" + file + " (" + t.version + "); it returns " + t.missing_text));
+    CHECK(out.get("call." + t.missing_call) == std::to_string(t.missing));
+    CHECK(contains(out.rest, t.missing_call + " is not in " + good + "/" + file + " (" + t.release(t.major) +
+                                 "); it returns " + t.missing_name));
   }
 }
-#endif

@@ -20,9 +20,11 @@
 
 #include "support/command_output.hpp"
 #include "support/elf_exports.hpp"
+#include "support/left_out_exports.hpp"
 #include "support/library_files.hpp"
 #include "support/nvrtc_kernel.hpp"
-#ifdef CUSHIM_CUFFT
+#include "support/plain_libraries.hpp"
+#ifdef CUSHIM_LIBRARY_WORK
 #include "support/library_work.hpp"
 #endif
 #include "support/process.hpp"
@@ -190,68 +192,12 @@ const std::vector<table_function>& table_functions() {
   return functions;
 }
 
-// The exports no table holds, on purpose (docs/supported-headers.md, "What the tables leave out"), by library: names
-// no header declares (undocumented entry points, cuBLAS's own into cuBLASLt) and the driver's
-// cuGraphInstantiate, which cuda.h renames to cuGraphInstantiateWithFlags. The driver's
+// The exports no table holds, on purpose, and the functions a table holds that its library does not
+// export: support/left_out_exports.hpp, generated from each library's record. The driver's
 // per-thread variants and every export of an older ABI are rules of their own (below).
-struct left_out {
-  cushim::library lib;
-  const char* names;  // a regular expression
-};
-const left_out undeclared_exports[] = {
-    {cushim::library::cudnn, "cudnn(Get|Set)Backdoor|cudnnSetBackdoorEx|cudnnGetRNNDropoutLocationsInternal"},
-    {cushim::library::cublas,
-     "cublas[CDSZ]bdmm|cublas(Get|Set)Backdoor|cublasSetBackdoorEx|cublas(Get|Set)EnvironmentMode"},
-    {cushim::library::cublasLt,
-     "cublasLt[A-Z]{3}Matmul(AlgoCapGetAttribute|AlgoCheck|AlgoGetHeuristic|AlgoGetIds|AlgoInit)?|"
-     "cublasLtLegacyGemm[A-Z]{3}|cublasLt_for_cublas_[A-Z]{3}|cublasLtCtxInit|cublasLtShutdownCtx|"
-     "cublasLtHeuristicsCache(Create|Destroy|Get|Put)|cublasLtHeuristicLutSerializeEntry|"
-     "cublasLtAlgoCharacteristicGetAttribute|cublasLtClearNvjetCache|cublasLt(Get|Set)EnvironmentMode|"
-     "cublasLtMatmulAlgoConfigGetAttributeRange"},
-    {cushim::library::nvrtc, "__nvrtcCPEx"},
-    {cushim::library::driver, "cuGraphInstantiate(_v2)?"},
-#ifdef CUSHIM_CUFFT
-    {cushim::library::cufft, "cufftDebug|cufftXtMakePlanGuru64"},
-#endif
-#ifdef CUSHIM_CUSOLVER
-    // Host-side twins, the sparse factorizations' internals, batched cuBLAS-like kernels.
-    {cushim::library::cusolver,
-     "cusolver(Dn|Sp)\\w+Host|cusolverIidentityHost|cusolverDn[CDSZX](eyeBatch|lange|lansy|[sh][ye]gst)(_bufferSize)?|"
-     "cusolverDnXfillRandNormalOn(Host|Device)|cusolverSp[CDSZ](csrqr(BufferInfo|Setup|Factor|ZeroPivot|Solve|rcond)|"
-     "csrchol(BufferInfo|Factor|ZeroPivot|Solve|Diag)|snlu(Buffersize|Factor|Solve)|symgthr)|"
-     "cusolverSp[QL]csrqr\\w+|cusolverSpXcsr(qr|chol)Analysis|cusolverSpXcsrqrConfigInfo|"
-     "cusolverSp(Create|Destroy)(CsrcholInfo|GluInfo|SnluInfo)|cusolverSp[DX]glu\\w+|cusolverSpXsnlu\\w+|"
-     "cusolverSpDnrminf|cusolverXcsrqr_dump|cusolverRfSetupM|pegasus\\w+|cublas[CDSZ]batch(AccGemm(_BufferSize)?|Gemm|"
-     "Trsm)"},
-#endif
-#ifdef CUSHIM_NVJITLINK
-    // The names without the release (CUDA 12.0's ABI; nvJitLink.h calls __nvJitLinkCreate_13_0).
-    {cushim::library::nvjitlink,
-     "nvJitLink(AddData|AddFile|Complete|Create|Destroy|GetErrorLog|GetErrorLogSize|GetInfoLog|GetInfoLogSize|"
-     "GetLinkedCubin|GetLinkedCubinSize|GetLinkedPtx|GetLinkedPtxSize)|__nvJitLinkAPI"},
-#endif
-#ifdef CUSHIM_NCCL
-    // The profiling interface (pnccl*), and the host functions of the device API (nccl_device.h).
-    {cushim::library::nccl,
-     "pnccl\\w+|ncclResetDebugInitInternal|ncclDevComm(Create|Destroy)|ncclTeam(Lsa|Rail|RankToLsa|RankToWorld|World)|"
-     "ncclGinBarrierCreateRequirement|ncclLLA2A(CalcSlots|CreateRequirement)|ncclLsaBarrierCreateRequirement"},
-#endif
-};
-// Declared by the headers here, not exported by their library: the missing-function fallback.
-const left_out declared_not_exported[] = {
-    {cushim::library::cublasLt, "cublasLtDisableCpuInstructionsSetMask"},
-#ifdef CUSHIM_CURAND
-    {cushim::library::curand, "curandGenerateBinomial(Method)?"},
-#endif
-#ifdef CUSHIM_CUSPARSE
-    {cushim::library::cusparse,
-     "cusparse[CDSZ](bsric02|bsrilu02|bsrsm2|bsrsv2|csr2gebsr|csric02|csrilu02|gebsr2gebsc|gebsr2gebsr)_bufferSizeExt|"
-     "cusparseXgebsr2csr"},
-#endif
-#ifdef CUSHIM_CUSOLVER
-    {cushim::library::cusolver, "cusolverDnLogger(ForceDisable|OpenFile|SetCallback|SetFile|SetLevel|SetMask)"},
-#endif
-};
+using test_support::declared_not_exported;
+using test_support::left_out;
+using test_support::undeclared_exports;
 
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
@@ -259,9 +205,9 @@ std::string joined(const std::vector<std::string>& names) {
   return text;
 }
 
-bool matches(const left_out* begin, const left_out* end, cushim::library lib, const std::string& name) {
-  for (const left_out* l = begin; l != end; ++l) {
-    if (l->lib == lib && std::regex_match(name, std::regex(l->names))) return true;
+bool matches(const std::vector<left_out>& rules, cushim::library lib, const std::string& name) {
+  for (const left_out& l : rules) {
+    if (l.lib == lib && std::regex_match(name, std::regex(l.names))) return true;
   }
   return false;
 }
@@ -315,14 +261,10 @@ TEST_CASE("every table holds its library's exports, but for what README lists as
       const bool per_thread = lib == cushim::library::driver && std::regex_match(name, std::regex("\\w+_pt(ds|sz)"));
       auto [base, v] = versioned(name);
       const bool older_abi = newest.count(base) && newest[base] > v;  // the headers rename it to a newer _vN
-      if (!per_thread && !older_abi &&
-          !matches(std::begin(undeclared_exports), std::end(undeclared_exports), lib, name))
-        missing.push_back(name);
+      if (!per_thread && !older_abi && !matches(undeclared_exports, lib, name)) missing.push_back(name);
     }
     for (const std::string& name : table) {
-      if (!exports.count(name) &&
-          !matches(std::begin(declared_not_exported), std::end(declared_not_exported), lib, name))
-        unexported.push_back(name);
+      if (!exports.count(name) && !matches(declared_not_exported, lib, name)) unexported.push_back(name);
     }
     for (const left_out& l : undeclared_exports) {
       if (l.lib != lib) continue;
@@ -336,11 +278,9 @@ TEST_CASE("every table holds its library's exports, but for what README lists as
   }
 }
 
-#if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \
-    defined(CUSHIM_NVJITLINK) && defined(CUSHIM_NCCL)
 namespace {
 
-void check_toolkit_library(cushim::library lib, long version) {
+void check_plain_library(cushim::library lib, long version) {
   const cushim::status& st = cushim::status_of(lib);
   CAPTURE(cushim::to_string(lib));
   CHECK(st.code == cushim::error_code::ok);
@@ -352,34 +292,21 @@ void check_toolkit_library(cushim::library lib, long version) {
 
 }  // namespace
 
-TEST_CASE("cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink and NCCL give their real versions through cushim") {
-  int version = 0;
-  REQUIRE(cufftGetVersion(&version) == CUFFT_SUCCESS);
-  CHECK(version == CUFFT_VERSION);
-  check_toolkit_library(cushim::library::cufft, CUFFT_VERSION);
-  REQUIRE(curandGetVersion(&version) == CURAND_STATUS_SUCCESS);
-  CHECK(version == CURAND_VERSION);
-  check_toolkit_library(cushim::library::curand, CURAND_VERSION);
-  int major = 0, minor = 0, patch = 0;
-  REQUIRE(cusparseGetProperty(MAJOR_VERSION, &major) == CUSPARSE_STATUS_SUCCESS);
-  REQUIRE(cusparseGetProperty(MINOR_VERSION, &minor) == CUSPARSE_STATUS_SUCCESS);
-  REQUIRE(cusparseGetProperty(PATCH_LEVEL, &patch) == CUSPARSE_STATUS_SUCCESS);
-  CHECK(major * 1000 + minor * 100 + patch == CUSPARSE_VERSION);
-  check_toolkit_library(cushim::library::cusparse, CUSPARSE_VERSION);
-  REQUIRE(cusolverGetVersion(&version) == CUSOLVER_STATUS_SUCCESS);
-  CHECK(version == CUSOLVER_VERSION);
-  check_toolkit_library(cushim::library::cusolver, CUSOLVER_VERSION);
-  unsigned jit_major = 0, jit_minor = 0;
-  REQUIRE(nvJitLinkVersion(&jit_major, &jit_minor) == NVJITLINK_SUCCESS);
-  CHECK(int(jit_major * 1000 + jit_minor * 10) == CUDART_VERSION);
-  check_toolkit_library(cushim::library::nvjitlink, CUDART_VERSION);
-  REQUIRE(ncclGetVersion(&version) == ncclSuccess);
-  CHECK(version == NCCL_VERSION_CODE);
-  check_toolkit_library(cushim::library::nccl, NCCL_VERSION_CODE);
-  CHECK(cushim::diagnostics::version_text(cushim::library::nccl, NCCL_VERSION_CODE) ==
-        std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH));
+// The plain libraries (support/plain_libraries.hpp, generated from their records): each version
+// function, called through cushim, gives the headers' version, and explain() writes it as the
+// headers' release.
+TEST_CASE("each plain library gives its real version through cushim") {
+  for (const test_support::plain_library& l : test_support::plain_libraries()) {
+    CAPTURE(l.key);
+    CHECK(test_support::reported_version(l.lib) == l.headers_version);
+    check_plain_library(l.lib, l.headers_version);
+    CHECK(cushim::diagnostics::version_text(l.lib, l.headers_version) == l.release(l.major));
+  }
 }
 
+// What the plain libraries do without a GPU (support/library_work.hpp), where this build links them
+// all in direct_calls too (tests/CMakeLists.txt defines CUSHIM_LIBRARY_WORK).
+#ifdef CUSHIM_LIBRARY_WORK
 TEST_CASE("without a GPU the libraries' own answers come back, a host generator draws and nvJitLink links a cubin") {
   test_support::ptx_result ptx = test_support::compile_saxpy();
   REQUIRE(ptx.compile == NVRTC_SUCCESS);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/command_output.hpp"
+#include "support/library_files.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace cushim::detail;
@@ -92,30 +93,26 @@ TEST_CASE("the driver: an older minor than cuda.h's is a warning under either po
   }
 }
 
-TEST_CASE("the opt-in libraries' files, per major, as the system loader names them") {
-  CHECK(file_name_for_major(cublas_descriptor, 11) == std::string("libcublas.so.11"));
-  CHECK(file_name_for_major(cublas_descriptor, 13) == std::string("libcublas.so.13"));
-  CHECK(file_name_for_major(cublaslt_descriptor, 12) == std::string("libcublasLt.so.12"));
-  CHECK(file_name_for_major(nvrtc_descriptor, 11) == std::string("libnvrtc.so.11.2"));
-  CHECK(file_name_for_major(nvrtc_descriptor, 12) == std::string("libnvrtc.so.12"));
-  CHECK(file_name_for_major(nvrtc_descriptor, 13) == std::string("libnvrtc.so.13"));
+TEST_CASE("the libraries' files, per major, as the system loader names them") {
+  // Each descriptor's are its record's (tools/libraries.json: the files of the 13.0 toolkit here,
+  // readelf -d: their sonames; the majors before from NVIDIA's wheels; the Windows names,
+  // docs/windows.md, "Windows"), in the same order, each under its major.
+  for (const library_descriptor* d : descriptors) {
+    CAPTURE(d->key);
+    const std::vector<test_support::record_file> record = test_support::record_files(d->id);
+    REQUIRE(d->files.size() == record.size());
+    const major_file* f = d->files.begin();
+    for (const test_support::record_file& r : record) {
+      CHECK(std::string(f->name.posix) == r.posix);
+      CHECK(std::string(f->name.windows) == r.windows);
+      if (r.major) CHECK(file_name_for_major(*d, r.major) == std::string(r.posix));
+      ++f;
+    }
+  }
   CHECK(nvrtc_hooks::builtins_file_name(13000) == "libnvrtc-builtins.so.13.0");
   CHECK(nvrtc_hooks::builtins_file_name(12040) == "libnvrtc-builtins.so.12.4");
   CHECK(compiled_file_name(driver_descriptor) == std::string("libcuda.so.1"));
   CHECK(other_major_files(driver_descriptor).empty());  // every major's driver is libcuda.so.1
-  // The files of the 13.0 toolkit here (readelf -d: their sonames), the majors before from NVIDIA's
-  // wheels, and the Windows names (docs/windows.md, "Windows").
-  CHECK(file_name_for_major(cufft_descriptor, 12) == std::string("libcufft.so.12"));
-  CHECK(file_name_for_major(cufft_descriptor, 10) == std::string("libcufft.so.10"));
-  CHECK(file_name_for_major(curand_descriptor, 10) == std::string("libcurand.so.10"));
-  CHECK(file_name_for_major(cusparse_descriptor, 12) == std::string("libcusparse.so.12"));
-  CHECK(file_name_for_major(cusolver_descriptor, 12) == std::string("libcusolver.so.12"));
-  CHECK(file_name_for_major(cusolver_descriptor, 11) == std::string("libcusolver.so.11"));
-  CHECK(file_name_for_major(nvjitlink_descriptor, 13) == std::string("libnvJitLink.so.13"));
-  CHECK(file_name_for_major(nccl_descriptor, 2) == std::string("libnccl.so.2"));
-  CHECK(std::string(nvml_files[0].name.posix) == "libnvidia-ml.so.1");
-  CHECK(std::string(nvml_files[0].name.windows) == "nvml.dll");
-  CHECK(std::string(nvjitlink_files[1].name.windows) == "nvJitLink_130_0.dll");
   // Only the driver and NVML, the driver's management library, are searched where the system
   // installs them, with no override; the driver's is the report's driver section.
   for (const library_descriptor* d : descriptors) {

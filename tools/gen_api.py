@@ -19,10 +19,12 @@ What it writes
                        (outside the tables' folder): each library's descriptor, made from its record
                        (tools/apigen/descriptors.py; what only it does is its <key>_hooks.hpp), and
                        the fallback statuses of every status type.
-  cmake/cushimLibraries.cmake, tests/support/{opt_in_headers,library_files,library_answers}.hpp
+  cmake/cushimLibraries.cmake, tests/support/{opt_in_headers,library_files,library_answers,
+  plain_libraries,left_out_exports,all_opt_ins}.hpp
                        (outside the tables' folder): each library's opt-in macro, headers, file
-                       of each OS and major, documented fallback and version answer, which
-                       cushim's own test builds read.
+                       of each OS and major, documented fallback and version answer, the plain
+                       libraries the shared scenarios walk, what its exports and table differ by,
+                       which cushim's own test builds read (tools/apigen/testdata.py).
 
 Each .inc line is one X-macro call of the same shape for every library:
   CUSHIM_API(library, group, ret, name, (params), (args))
@@ -80,6 +82,7 @@ from apigen.descriptors import descriptor_file, render_descriptor, render_descri
 from apigen.selection import libraries_of, render_cmake, render_companions, render_library_tables, \
     render_selection, render_test_answers, render_test_files, render_test_headers
 from apigen.tables import build_table
+from apigen.testdata import render_all_opt_ins, render_left_out, render_plain_libraries
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "include" / "cushim" / "api"
@@ -87,9 +90,9 @@ DEFAULT_HEADERS = Path("/usr/local/cuda/include")
 # Generated outside the tables' folder (into --out too, when it is another one): by name, and
 # libraries/<file> (each library's descriptor header, statuses.hpp) in include/cushim/detail/libraries.
 ELSEWHERE = {"cushimLibraries.cmake": REPO / "cmake",
-             "opt_in_headers.hpp": REPO / "tests" / "support",
-             "library_files.hpp": REPO / "tests" / "support",
-             "library_answers.hpp": REPO / "tests" / "support"}
+             **{name: REPO / "tests" / "support"
+                for name in ("opt_in_headers.hpp", "library_files.hpp", "library_answers.hpp", "plain_libraries.hpp",
+                             "left_out_exports.hpp", "all_opt_ins.hpp")}}
 DESCRIPTOR_DIR = REPO / "include" / "cushim" / "detail" / "libraries"
 
 
@@ -135,6 +138,9 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
     files["opt_in_headers.hpp"] = render_test_headers(libraries)
     files["library_files.hpp"] = render_test_files(libraries)
     files["library_answers.hpp"] = render_test_answers(libraries)
+    files["plain_libraries.hpp"] = render_plain_libraries(libraries)
+    files["left_out_exports.hpp"] = render_left_out(libraries)
+    files["all_opt_ins.hpp"] = render_all_opt_ins(libraries)
     return files
 
 

@@ -22,8 +22,7 @@ VARIANT_NAMES = {
     "relaxed": "(d) cushim, proposed fix",
     "preflight_off": "(e) cushim, preflight off (patched copy)",
     "preflight_root_only": "(f) cushim, preflight of libcudnn_graph only (patched copy)",
-    "opt_in": "(g) cushim opted into every library (cuBLAS, cuBLASLt, NVRTC, the driver API, cuFFT, cuRAND, "
-              "cuSPARSE, cuSOLVER, nvJitLink, NVML, NCCL)",
+    "opt_in": "(g) cushim opted into every library (bench/src/cushim_impl_opt_in.cpp)",
 }
 MODES = {
     "version": "cudnnGetVersion()",

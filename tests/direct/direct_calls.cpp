@@ -1,22 +1,15 @@
-// What the real cuBLAS, NVRTC and the toolkit's other libraries return to a program linked with
-// them as usual (-lcublas -lnvrtc -lcufft -lcurand -lcusparse -lcusolver -lnvJitLink -lnccl), for
-// test_real_opt_in to compare with what they return through cushim: cublasCreate's status
-// (without a GPU, the real library's refusal), the saxpy kernel's PTX, written to argv[1], and
-// support/library_work.hpp's results.
+// What the real cuBLAS, NVRTC and the plain libraries return to a program linked with them as usual
+// (-lcublas -lnvrtc, and -l of each plain library), for test_real_opt_in to compare with what they
+// return through cushim: cublasCreate's status (without a GPU, the real library's refusal), the
+// saxpy kernel's PTX, written to argv[1], and support/library_work.hpp's results.
 #include <cublas_v2.h>
 
 #include <cstdio>
 #include <fstream>
 
 #include "support/nvrtc_kernel.hpp"
-#ifdef CUSHIM_CUFFT  // the build links the toolkit's other libraries too
-#include <cufftXt.h>
-#include <curand.h>
-#include <cusolverDn.h>
-#include <cusparse.h>
-#include <nccl.h>
-#include <nvJitLink.h>
-
+#ifdef CUSHIM_LIBRARY_WORK  // the build links the plain libraries too, each opted into
+#include "support/opt_in_headers.hpp"
 #include "support/library_work.hpp"
 #endif
 
@@ -31,7 +24,7 @@ int main(int argc, char** argv) {
   test_support::ptx_result compiled = test_support::compile_saxpy();
   std::ofstream(argv[1], std::ios::binary) << compiled.ptx;
   std::printf("cublasCreate=%d\nnvrtcCompileProgram=%d\n", int(created), int(compiled.compile));
-#ifdef CUSHIM_CUFFT
+#ifdef CUSHIM_LIBRARY_WORK
   for (const auto& [key, value] : test_support::library_work(compiled.ptx)) {
     std::printf("%s=%s\n", key.c_str(), value.c_str());
   }

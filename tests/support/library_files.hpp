@@ -7,6 +7,7 @@
 #include <cushim/cushim.hpp>
 
 #include <string>
+#include <vector>
 
 #ifdef CUSHIM_NCCL_FILE
 #define CUSHIM_NCCL_FILE_OR_EMPTY CUSHIM_NCCL_FILE
@@ -52,6 +53,31 @@ inline std::string key_of(cushim::library lib) {
     case cushim::library::nvjitlink: return "nvjitlink";
     case cushim::library::nvml: return "nvml";
     case cushim::library::nccl: return "nccl";
+  }
+  return {};
+}
+
+// Its files as its record gives them, by its own major (0: one file for every major).
+struct record_file {
+  int major;
+  const char* posix;
+  const char* windows;
+};
+inline std::vector<record_file> record_files(cushim::library lib) {
+  switch (lib) {
+    case cushim::library::cudnn: return {{8, "libcudnn.so.8", "cudnn64_8.dll"}, {9, "libcudnn.so.9", "cudnn64_9.dll"}};
+    case cushim::library::cudart: return {{11, "libcudart.so.11.0", "cudart64_110.dll"}, {12, "libcudart.so.12", "cudart64_12.dll"}, {13, "libcudart.so.13", "cudart64_13.dll"}};
+    case cushim::library::cublas: return {{11, "libcublas.so.11", "cublas64_11.dll"}, {12, "libcublas.so.12", "cublas64_12.dll"}, {13, "libcublas.so.13", "cublas64_13.dll"}};
+    case cushim::library::cublasLt: return {{11, "libcublasLt.so.11", "cublasLt64_11.dll"}, {12, "libcublasLt.so.12", "cublasLt64_12.dll"}, {13, "libcublasLt.so.13", "cublasLt64_13.dll"}};
+    case cushim::library::nvrtc: return {{11, "libnvrtc.so.11.2", "nvrtc64_112_0.dll"}, {12, "libnvrtc.so.12", "nvrtc64_120_0.dll"}, {13, "libnvrtc.so.13", "nvrtc64_130_0.dll"}};
+    case cushim::library::driver: return {{0, "libcuda.so.1", "nvcuda.dll"}};
+    case cushim::library::cufft: return {{10, "libcufft.so.10", "cufft64_10.dll"}, {11, "libcufft.so.11", "cufft64_11.dll"}, {12, "libcufft.so.12", "cufft64_12.dll"}};
+    case cushim::library::curand: return {{10, "libcurand.so.10", "curand64_10.dll"}};
+    case cushim::library::cusparse: return {{11, "libcusparse.so.11", "cusparse64_11.dll"}, {12, "libcusparse.so.12", "cusparse64_12.dll"}};
+    case cushim::library::cusolver: return {{11, "libcusolver.so.11", "cusolver64_11.dll"}, {12, "libcusolver.so.12", "cusolver64_12.dll"}};
+    case cushim::library::nvjitlink: return {{12, "libnvJitLink.so.12", "nvJitLink_120_0.dll"}, {13, "libnvJitLink.so.13", "nvJitLink_130_0.dll"}};
+    case cushim::library::nvml: return {{0, "libnvidia-ml.so.1", "nvml.dll"}};
+    case cushim::library::nccl: return {{2, "libnccl.so.2", "nccl.dll"}};
   }
   return {};
 }

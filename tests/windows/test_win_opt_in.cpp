@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/opt_in_headers.hpp"
+#include "support/plain_libraries.hpp"
 #include "support/win_probe.hpp"
 
 using win_test::probe_output;
@@ -90,35 +91,32 @@ TEST_CASE("nvcuda.dll on PATH or under CUDA_PATH is not the driver: System32 onl
   CHECK_FALSE(contains(out.text, on_path + " ->"));
 }
 
-// The toolkit's other libraries under their Windows names (docs/windows.md, "Windows"): each found through
-// its override as the recording DLL of its name, whose version function answers with the
-// headers' version, and an override to an empty folder naming the DLL it looked for. NVML is
-// looked for in System32 only, with no override, like nvcuda.dll.
-#if defined(CUSHIM_CUFFT) && defined(CUSHIM_CURAND) && defined(CUSHIM_CUSPARSE) && defined(CUSHIM_CUSOLVER) && \
-    defined(CUSHIM_NVJITLINK) && defined(CUSHIM_NVML)
-TEST_CASE("cuFFT, cuRAND, cuSPARSE, cuSOLVER and nvJitLink under their Windows names; NVML from System32 only") {
-  const std::vector<std::vector<std::string>> cases = {
-      {"cufft", "cuFFT", "CUSHIM_CUFFT_PATH", CUSHIM_CUFFT_FILE, std::to_string(CUFFT_VERSION)},
-      {"curand", "cuRAND", "CUSHIM_CURAND_PATH", CUSHIM_CURAND_FILE, std::to_string(CURAND_VERSION)},
-      {"cusparse", "cuSPARSE", "CUSHIM_CUSPARSE_PATH", CUSHIM_CUSPARSE_FILE, std::to_string(CUSPARSE_VERSION)},
-      {"cusolver", "cuSOLVER", "CUSHIM_CUSOLVER_PATH", CUSHIM_CUSOLVER_FILE, std::to_string(CUSOLVER_VERSION)},
-      {"nvjitlink", "nvJitLink", "CUSHIM_NVJITLINK_PATH", CUSHIM_NVJITLINK_FILE, std::to_string(CUDART_VERSION)}};
-  CHECK(std::string(CUSHIM_CUFFT_FILE) == "cufft64_" + std::to_string(CUFFT_VER_MAJOR) + ".dll");
-  CHECK(std::string(CUSHIM_NVJITLINK_FILE) == "nvJitLink_" + cuda_major + "0_0.dll");
+// The plain libraries under their Windows names (docs/windows.md, "Windows"; support/plain_libraries.hpp,
+// generated from their records): each found through its override as the recording DLL of its name,
+// whose version function answers with the headers' version, and an override to an empty folder
+// naming the DLL it looked for. NVML is looked for in System32 only, with no override, like
+// nvcuda.dll.
+#if defined(CUSHIM_NVML)
+TEST_CASE("each plain library under its Windows name; NVML from System32 only") {
+  const std::vector<test_support::plain_library> plain = test_support::plain_libraries();
   temp_dir tree;
   std::string empty = tree.make_dirs("empty");
   std::map<std::string, std::string> found, refused;
-  for (const std::vector<std::string>& c : cases) {
-    found[c[2]] = win_test::fixture(c[0] + "_recording", c[3]);
-    refused[c[2]] = empty;
+  for (const test_support::plain_library& l : plain) {
+    CAPTURE(l.key);
+    // The build's DLL (picked by the CUDA major) is the one of the headers' own major.
+    CHECK(l.file == l.file_of_major(l.major));
+    found[l.override_variable] = win_test::fixture(std::string(l.key) + "_recording", l.file);
+    refused[l.override_variable] = empty;
   }
   probe_output out = run_all(found);
   INFO(out.text);
-  for (const std::vector<std::string>& c : cases) {
-    CAPTURE(c[0]);
-    CHECK(out.get(c[0] + ".code") == "ok");
-    CHECK(out.get(c[0] + ".path") == found[c[2]]);
-    CHECK(out.get(c[0] + ".version") == c[4]);
+  for (const test_support::plain_library& l : plain) {
+    std::string key = l.key;
+    CAPTURE(key);
+    CHECK(out.get(key + ".code") == "ok");
+    CHECK(out.get(key + ".path") == found[l.override_variable]);
+    CHECK(out.get(key + ".version") == std::to_string(l.headers_version));
   }
   // NVML: System32's nvml.dll only; there is none in this prefix.
   CHECK(out.get("nvml.code") == "not_found");
@@ -128,11 +126,13 @@ TEST_CASE("cuFFT, cuRAND, cuSPARSE, cuSOLVER and nvJitLink under their Windows n
   CHECK(contains(out.text, "install the NVIDIA driver for your GPU (it provides nvml.dll in System32)"));
 
   out = run_all(refused);
-  for (const std::vector<std::string>& c : cases) {
-    std::string file = empty + "\\" + c[3];
-    CHECK(out.get(c[0] + ".code") == "override_failed");
-    CHECK(out.all(c[0] + ".attempt") == std::vector<std::string>{c[2] + "|" + file + "|absent|"});
-    CHECK(contains(out.text, "  ERROR: " + c[1] + " was not loaded from the explicit location " + c[2] +
+  for (const test_support::plain_library& l : plain) {
+    std::string key = l.key, file = empty + "\\" + l.file;
+    CHECK(out.get(key + ".code") == "override_failed");
+    CHECK(out.all(key + ".attempt") ==
+          std::vector<std::string>{std::string(l.override_variable) + "|" + file + "|absent|"});
+    CHECK(contains(out.text, "  ERROR: " + std::string(l.title) + " was not loaded from the explicit location " +
+                                 l.override_variable +
                                  " names; cushim does not fall back to a search when one is given\n    file: " + file +
                                  "\n"));
   }

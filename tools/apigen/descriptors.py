@@ -33,7 +33,7 @@ def hooks_file(library: Library) -> str:
     return descriptor_file(library).removesuffix(".hpp") + "_hooks.hpp"
 
 
-def _quoted(text: str) -> str:
+def c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -53,7 +53,7 @@ def _macro(head: str, body: str) -> list[str]:
 def _pip_package(package: str) -> str:
     if package == "cu{cuda_major}":
         return '"cu" CUSHIM_STRINGIFY(CUSHIM_CUDART_MAJOR)'
-    return _quoted(package)
+    return c_string(package)
 
 
 def _files(library: Library, major_expression: str) -> list[tuple[str, str, str]]:
@@ -89,17 +89,17 @@ def _setters(library: Library, stem: str, version: str, major: str, shimmed: str
     record = library.record
     fallback = record.fallback
     encoding = record.encoding.name
-    setters = [f"key({_quoted(library.key)})", f"display_name({_quoted(record.title)})",
-               f"in_sentence({_quoted(record.in_sentence)})"]
+    setters = [f"key({c_string(library.key)})", f"display_name({c_string(record.title)})",
+               f"in_sentence({c_string(record.in_sentence)})"]
     if shimmed:
         setters.append(f"shimmed({shimmed})")
     if record.opt_in:
         setters.append("opt_in()")
     if record.disabled_by:
-        setters += [f"disabled_by({_quoted(record.disabled_by)})", f"disabled_why({_quoted(record.disabled_why)})"]
+        setters += [f"disabled_by({c_string(record.disabled_by)})", f"disabled_why({c_string(record.disabled_why)})"]
     setters += [f"compiled_version({version})", f"compiled_major({major})", f"files({stem}_files)",
-                f"link_name({_quoted(record.link_name)})",
-                f"version_function({_quoted(record.version['function'])})",
+                f"link_name({c_string(record.link_name)})",
+                f"version_function({c_string(record.version['function'])})",
                 f"query_version({FORM_QUERIES[record.version['form']].format(encoding=encoding)})",
                 f"decode_version(&decode_{encoding}_version)", f"encode_version(&encode_{encoding}_version)"]
     if record.encoding.has_patch:
@@ -108,13 +108,13 @@ def _setters(library: Library, stem: str, version: str, major: str, shimmed: str
         setters.append("ask_file_when_zero()")
     setters += [f"{flag}()" for flag in ("newer_major_works", "older_major_works", "older_minor_works")
                 if record.get(flag)]
-    setters.append(f"older_minor_effect({_quoted(record.older_minor_effect)})")
+    setters.append(f"older_minor_effect({c_string(record.older_minor_effect)})")
     if record.system_only:
         setters.append("system_only()")
     if record.get("reports_driver"):
         setters.append("reports_driver()")
     if record.override_variable:
-        setters.append(f"override_variable({_quoted(record.override_variable)})")
+        setters.append(f"override_variable({c_string(record.override_variable)})")
     if "home_variables" in arrays:
         setters.append(f"home_variables({stem}_home_variables)")
     if record.in_toolkit:
@@ -122,10 +122,10 @@ def _setters(library: Library, stem: str, version: str, major: str, shimmed: str
     if "pip_packages" in arrays:
         setters.append(f"pip_packages({stem}_pip_packages)")
     if record.get("windows_installer"):
-        setters.append(f"windows_installer({_quoted(record.get('windows_installer'))})")
-    setters += [f"effect({_quoted(fallback['effect'])})", f"unavailable_text({_quoted(record.unavailable_text)})",
-                f"missing_text({_quoted(record.missing_text)})", f"missing_returns({_quoted(fallback['missing'])})",
-                f"blocked_returns({_quoted(fallback['unavailable'])})"]
+        setters.append(f"windows_installer({c_string(record.get('windows_installer'))})")
+    setters += [f"effect({c_string(fallback['effect'])})", f"unavailable_text({c_string(record.unavailable_text)})",
+                f"missing_text({c_string(record.missing_text)})", f"missing_returns({c_string(fallback['missing'])})",
+                f"blocked_returns({c_string(fallback['unavailable'])})"]
     setters += [f"{name}({stem}_{name})" for name in ("zeroed_outputs", "text_outputs", "startup_functions")
                 if name in arrays]
     hooks = [(field, function if "::" in function else f"{stem}_hooks::{function}")
@@ -142,12 +142,12 @@ def _arrays(library: Library, stem: str, major: str) -> tuple[list[str], set[str
     record = library.record
     lines = _comment(record.files.get("about"))
     lines += _array(f"constexpr major_file {stem}_files[]",
-                    [f"{{{m}, {{{_quoted(p)}, {_quoted(w)}}}}}" for m, p, w in _files(library, major)])
-    lists = {"home_variables": [_quoted(v) for v in record.get("home_variables", [])],
+                    [f"{{{m}, {{{c_string(p)}, {c_string(w)}}}}}" for m, p, w in _files(library, major)])
+    lists = {"home_variables": [c_string(v) for v in record.get("home_variables", [])],
              "pip_packages": [_pip_package(p) for p in record.pip_packages()],
-             "zeroed_outputs": [_quoted(f) for f in record.fallback.get("zeroed_outputs", [])],
-             "text_outputs": [_quoted(f) for f in record.fallback.get("text_outputs", [])],
-             "startup_functions": [_quoted(f) for f in record.get("startup_functions", {}).get("names", [])]}
+             "zeroed_outputs": [c_string(f) for f in record.fallback.get("zeroed_outputs", [])],
+             "text_outputs": [c_string(f) for f in record.fallback.get("text_outputs", [])],
+             "startup_functions": [c_string(f) for f in record.get("startup_functions", {}).get("names", [])]}
     abouts = {"zeroed_outputs": record.fallback.get("about") if record.fallback.get("zeroed_outputs") else None,
               "startup_functions": record.get("startup_functions", {}).get("about")}
     present = set()
@@ -161,7 +161,7 @@ def _arrays(library: Library, stem: str, major: str) -> tuple[list[str], set[str
     if advice:
         lines += ["// What to do when no copy is found: install it or point cushim at it does not apply.",
                   f"inline const char* {stem}_install_advice() {{",
-                  f"  return platform_text({{{_quoted(advice['posix'])}, {_quoted(advice['windows'])}}});", "}"]
+                  f"  return platform_text({{{c_string(advice['posix'])}, {c_string(advice['windows'])}}});", "}"]
     return lines, present
 
 

@@ -13,9 +13,7 @@ namespace detail {
 namespace {
 
 // "returns": size_t f(void), the number as the library encodes it.
-inline long query_returned_version(platform::any_function f) {
-  return long(reinterpret_cast<std::size_t (*)()>(f)());
-}
+inline long query_returned_version(platform::any_function f) { return long(reinterpret_cast<std::size_t (*)()>(f)()); }
 
 // "int_out": f(&version), a status and the number as the library encodes it.
 inline long query_int_version(platform::any_function f) {

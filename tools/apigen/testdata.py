@@ -1,0 +1,236 @@
+"""What cushim's own tests read from the records (tools/apigen/record.py), beside the files
+selection.py writes: the plain libraries the shared scenarios walk (plain_libraries.hpp), what each
+library's exports and table differ by on purpose (left_out_exports.hpp), and a translation unit's
+opt-in to every library (all_opt_ins.hpp)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .descriptors import c_string
+from .libraries import Library
+from .model import EXIT_MISMATCH, GenError
+from .record import Record
+from .selection import _comment, _guarded, libraries_of
+
+REPO = Path(__file__).resolve().parents[2]
+# How the fixtures of tests/fixtures/fake_library.c answer each form (FAKE_VERSION_FORM).
+FIXTURE_FORMS = {"int_out": 1, "property": 2, "major_minor": 3}
+# What a test calls a version function of each form with (plain_libraries.hpp's helpers).
+FORM_CALLS = {"returns": "version_returned({f})", "int_out": "version_int_out({f})",
+              "property": "version_property({f}, {w0}, {w1})", "major_minor": "version_major_minor({f}, {w0}, {w1})"}
+
+
+def plain(libraries: list[Library]) -> list[Library]:
+    """The libraries whose record names a "missing_call": the shared scenarios walk them."""
+    return [library for library in libraries_of(libraries) if library.record.plain]
+
+
+def release_parts(record: Record) -> list[str]:
+    """The headers' major, minor and patch level as C expressions: its "parts", else its
+    compiled version taken apart by its encoding's weights."""
+    if record.parts:
+        return list(record.parts)
+    weights, v = record.encoding.weights, f"({record.compiled})"
+    parts = [f"{v} / {weights[0]}", f"{v} % {weights[0]} / {weights[1]}"]
+    return parts + ([f"{v} % {weights[1]}"] if record.encoding.has_patch else ["0"])
+
+
+def stand_in_script(library: Library) -> Path:
+    """The script that writes a stand-in for its headers where a toolkit lacks them (NVML's)."""
+    return REPO / "tests" / "api_tables" / f"synthetic_{library.key}.py"
+
+
+def _file_list(record: Record, os_name: str) -> str:
+    names = record.file_names(os_name)
+    return "{" + ", ".join(f"{{{0 if m == '*' else m}, {c_string(n)}}}" for m, n in names.items()) + "}"
+
+
+def _missing_call(library: Library) -> str:
+    call = library.record.tests["missing_call"]
+    if "release_suffix" in library.settings:  # the export the headers' release names
+        return f"CUSHIM_NAME_TEXT(CUSHIM_{library.table_name.upper()}_NAME({call}))"
+    return c_string(call)
+
+
+def _plain_entry(library: Library, by_key: dict[str, Library]) -> list[str]:
+    record = library.record
+    tests = record.tests
+    major, minor, patch = release_parts(record)
+    step = tests.get("other_major", -1)
+    importers = []
+    for key in tests.get("imported_by", []):
+        if key not in by_key or not by_key[key].record.override_variable:
+            raise GenError(f"{library.key}: imported_by names {key!r}, which is no library with an override",
+                           EXIT_MISMATCH)
+        importers.append(c_string(by_key[key].record.override_variable))
+    pip = record.pip_packages()
+    body = ["{", "  plain_library l;", f"  l.lib = cushim::library::{library.key};", f"  l.key = {c_string(library.key)};",
+            f"  l.title = {c_string(record.title)};", f"  l.override_variable = {c_string(record.override_variable)};",
+            f"  l.pip_package = {c_string(pip[0] if pip else '')};", f"  l.file = CUSHIM_{library.key.upper()}_FILE;",
+            "#ifdef _WIN32", f"  l.files = {_file_list(record, 'windows')};", "#else",
+            f"  l.files = {_file_list(record, 'posix')};", "#endif",
+            f"  l.headers_version = {record.compiled};", f"  l.major = {major};", f"  l.minor = {minor};",
+            f"  l.patch = {patch};", f"  l.has_patch = {'true' if record.encoding.has_patch else 'false'};",
+            f"  l.other_major = l.major {'+' if step > 0 else '-'} {abs(step)};",
+            f"  l.missing_call = {_missing_call(library)};", f"  l.missing = int({record.fallback['missing']});",
+            f"  l.missing_name = {c_string(record.fallback['missing'])};"]
+    if importers:
+        body.append(f"  l.importers = {{{', '.join(importers)}}};")
+    return _guarded(library, body + ["  all.push_back(l);", "}"])
+
+
+def _version_call(library: Library) -> list[str]:
+    record = library.record
+    weights = record.encoding.weights
+    call = FORM_CALLS[record.version["form"]].format(f=f"&{record.version['function']}", w0=weights[0],
+                                                      w1=weights[1])
+    return _guarded(library, [f"case cushim::library::{library.key}: return {call};"])
+
+
+def render_plain_libraries(libraries: list[Library]) -> str:
+    """tests/support/plain_libraries.hpp: the plain libraries, by named fields."""
+    walked = plain(libraries)
+    by_key = {library.key: library for library in libraries_of(libraries)}
+    lines = ["// GENERATED by tools/gen_api.py from tools/libraries.json (\"tests\"). Do not edit.",
+             "// The plain libraries (a record with a \"missing_call\") this build opts into: the bad input",
+             "// every one of them gets (test_opt_in_scenarios.cpp; their fixtures <key>_good and",
+             "// <key>_wrong_major: tests/CMakeLists.txt), their Windows names (windows/test_win_opt_in.cpp)",
+             "// and their real versions through cushim (test_real_opt_in.cpp). Include opt_in_headers.hpp",
+             "// first.", "#pragma once", "", "#include <cushim/cushim.hpp>"]
+    if any("release_suffix" in library.settings for library in walked):
+        lines.append("#include <cushim/detail/api_tables.hpp>  // CUSHIM_NAME_TEXT, CUSHIM_<TABLE>_NAME")
+    lines += ["", "#include <string>", "#include <utility>", "#include <vector>", "", "namespace test_support {", "",
+              "struct plain_library {",
+              "  cushim::library lib{};",
+              "  const char* key = \"\";",
+              "  const char* title = \"\";",
+              "  const char* override_variable = \"\";",
+              "  const char* pip_package = \"\";                     // its first folder under site-packages/nvidia",
+              "  std::string file;                                 // its file in this build (CUSHIM_<KEY>_FILE)",
+              "  std::vector<std::pair<int, std::string>> files;  // its file of each of its own majors, here",
+              "  long headers_version = 0;  // the headers' version in its encoding: what its version function reports",
+              "  int major = 0, minor = 0, patch = 0;  // that release",
+              "  bool has_patch = false;                // whether explain() writes the patch level",
+              "  int other_major = 0;                   // the major of its fixture of another major",
+              "  std::string missing_call;              // a function its fixtures lack",
+              "  int missing = 0;                       // what that call then returns",
+              "  const char* missing_name = \"\";",
+              "  std::vector<const char*> importers;  // the overrides of the libraries that import it and load first",
+              "",
+              "  // A release of one major as explain() writes it: \"12.0.1\", or \"13.0\" without a patch level.",
+              "  std::string release(int of_major) const {",
+              "    std::string text = std::to_string(of_major) + \".\" + std::to_string(minor);",
+              "    return has_patch ? text + \".\" + std::to_string(patch) : text;",
+              "  }",
+              "  // Its file of one of its own majors; empty where it has none.",
+              "  std::string file_of_major(int of_major) const {",
+              "    for (const auto& [m, name] : files) {",
+              "      if (m == of_major) return name;",
+              "    }",
+              "    return {};",
+              "  }",
+              "};", "",
+              "inline std::vector<plain_library> plain_libraries() {",
+              "  std::vector<plain_library> all;"]
+    for library in walked:
+        lines += [line if line.startswith("#") else "  " + line for line in _plain_entry(library, by_key)]
+    lines += ["  return all;", "}", "",
+              "// A version function called through what the program links, by its form (tools/libraries.json,",
+              "// \"version\"): the number in the library's encoding; -1 when the call fails.",
+              "template <class R>", "long version_returned(R (*f)()) {", "  return long(f());", "}",
+              "template <class R, class P>", "long version_int_out(R (*f)(P*)) {", "  P v{};",
+              "  return long(f(&v)) == 0 ? long(v) : -1;", "}",
+              "template <class R, class T, class P>",
+              "long version_property(R (*f)(T, P*), long major_weight, long minor_weight) {",
+              "  P parts[3] = {};  // MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL",
+              "  for (int type = 0; type < 3; ++type) {",
+              "    if (long(f(T(type), &parts[type])) != 0) return -1;", "  }",
+              "  return long(parts[0]) * major_weight + long(parts[1]) * minor_weight + long(parts[2]);", "}",
+              "template <class R, class P, class Q>",
+              "long version_major_minor(R (*f)(P*, Q*), long major_weight, long minor_weight) {",
+              "  P major{};", "  Q minor{};", "  if (long(f(&major, &minor)) != 0) return -1;",
+              "  return long(major) * major_weight + long(minor) * minor_weight;", "}", "",
+              "// What a plain library's version function reports through cushim, in a program that links",
+              "// cushim's implementation.", "inline long reported_version(cushim::library lib) {", "  switch (lib) {"]
+    for library in walked:
+        lines += [line if line.startswith("#") else "    " + line for line in _version_call(library)]
+    lines += ["    default:", "      return -1;", "  }", "}", "", "}  // namespace test_support"]
+    return "\n".join(lines) + "\n"
+
+
+def _left_out_rows(libraries: list[Library], field: str) -> list[str]:
+    lines = []
+    for library in libraries_of(libraries):
+        entry = library.record.get(field)
+        if not entry:
+            continue
+        row = _comment(entry.get("about")) + [f"{{cushim::library::{library.key}, {c_string(entry['names'])}}},"]
+        lines += [line if line.startswith("#") else "    " + line for line in _guarded(library, row)]
+    return lines
+
+
+def render_left_out(libraries: list[Library]) -> str:
+    """tests/support/left_out_exports.hpp: what a library's exports and table differ by on purpose."""
+    lines = ["// GENERATED by tools/gen_api.py from tools/libraries.json (\"undeclared_exports\",",
+             "// \"declared_not_exported\"). Do not edit. What each library's exports and its table differ by on",
+             "// purpose (docs/supported-headers.md, \"What the tables leave out\"), as regular expressions: the",
+             "// exports no header declares, and the functions the newest headers declare and the library does",
+             "// not export (they get the missing-function fallback). test_real_opt_in.cpp holds every table",
+             "// against its library's exports. Include opt_in_headers.hpp first.", "#pragma once", "",
+             "#include <cushim/cushim.hpp>", "", "#include <vector>", "", "namespace test_support {", "",
+             "struct left_out {", "  cushim::library lib;", "  const char* names;  // a regular expression", "};", "",
+             "inline const std::vector<left_out> undeclared_exports = {"]
+    lines += _left_out_rows(libraries, "undeclared_exports")
+    lines += ["};", "", "inline const std::vector<left_out> declared_not_exported = {"]
+    lines += _left_out_rows(libraries, "declared_not_exported")
+    lines += ["};", "", "}  // namespace test_support"]
+    return "\n".join(lines) + "\n"
+
+
+def render_all_opt_ins(libraries: list[Library]) -> str:
+    """tests/support/all_opt_ins.hpp: every opt-in macro defined and its headers included."""
+    lines = ["// GENERATED by tools/gen_api.py from tools/libraries.json (\"opt_in\"). Do not edit.",
+             "// A translation unit that opts into every library, as a program that uses them all writes",
+             "// before cushim (README.md, \"Macros\"): each opt-in macro, then their headers (opt_in_headers.hpp).",
+             "// A library whose headers a toolkit may lack (a stand-in writes them for cushim's own tests:",
+             "// tests/api_tables/synthetic_<key>.py) only where they are; one that ships for Linux only not on",
+             "// Windows.", "#pragma once"]
+    done = set()
+    for library in libraries_of(libraries):
+        if not library.opt_in or library.opt_in in done:
+            continue
+        done.add(library.opt_in)
+        conditions = []
+        if stand_in_script(library).exists():
+            conditions.append(f"__has_include(<{library.settings.get('headers', [library.umbrella_header])[0]}>)")
+        if library.settings.get("posix_only"):
+            conditions.append("!defined(_WIN32)")
+        define = f"#define {library.opt_in}"
+        lines += [f"#if {' && '.join(conditions)}", define, "#endif"] if conditions else [define]
+    lines.append('#include "opt_in_headers.hpp"')
+    return "\n".join(lines) + "\n"
+
+
+def cmake_test_lines(library: Library) -> list[str]:
+    """cmake/cushimLibraries.cmake's lines of a library for the test builds' fixtures."""
+    record = library.record
+    prefix = f"CUSHIM_LIBRARY_{library.key}"
+    lines = [f'set({prefix}_LINK_NAME "{record.link_name}")',
+             f'set({prefix}_PLAIN {"ON" if record.plain else "OFF"})']
+    if not record.plain:
+        return lines
+    form = record.version["form"]
+    if form not in FIXTURE_FORMS:
+        raise GenError(f"{library.key}: a plain library's fixtures answer {', '.join(FIXTURE_FORMS)}, not {form!r}",
+                       EXIT_MISMATCH)
+    parts = record.version.get("parts")
+    if not parts and record.compiled != "CUDART_VERSION":
+        raise GenError(f"{library.key}: a plain library's fixtures need its version's \"parts\" (or the "
+                       "toolkit's own release, CUDART_VERSION)", EXIT_MISMATCH)
+    return lines + [f'set({prefix}_VERSION_FUNCTION "{record.version["function"]}")',
+                    f"set({prefix}_VERSION_FORM {FIXTURE_FORMS[form]})",
+                    f'set({prefix}_VERSION_HEADER "{parts["header"] if parts else ""}")',
+                    f'set({prefix}_VERSION_PARTS "{";".join(parts["macros"]) if parts else ""}")',
+                    f'set({prefix}_VERSION_WEIGHTS "{";".join(map(str, record.encoding.weights))}")',
+                    f"set({prefix}_OTHER_MAJOR {record.tests.get('other_major', -1)})"]
