@@ -14,7 +14,6 @@ What it writes
   companion_headers.inc the headers of each shimmed library that come with its main one, which
                        the implementation file includes itself (tools/apigen/selection.py).
   descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
-  library_ids.inc      cushim::library's enumerators, each at its stable value (cushim.hpp).
   include/cushim/detail/libraries/<key>.hpp, statuses.hpp
                        (outside the tables' folder): each library's descriptor, made from its record
                        (tools/apigen/descriptors.py; what only it does is its <key>_hooks.hpp), and
@@ -25,6 +24,11 @@ What it writes
                        of each OS and major, documented fallback and version answer, the plain
                        libraries the shared scenarios walk, what its exports and table differ by,
                        which cushim's own test builds read (tools/apigen/testdata.py).
+  doctor/inventory/toolkit_components.inc
+                       each library's component of a toolkit's version.json, for the doctor.
+  include/cushim/cushim.hpp, README.md, docs/{search-order,errors,supported-headers,windows}.md
+                       cushim::library's enumerators and the per-library rows, between their
+                       "generated" markers (tools/apigen/regions.py); the rest of each is its own.
 
 Each .inc line is one X-macro call of the same shape for every library:
   CUSHIM_API(library, group, ret, name, (params), (args))
@@ -67,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import shutil
 import sys
@@ -74,21 +79,23 @@ import tempfile
 from pathlib import Path
 
 from apigen.clang import Toolchain, headers_snapshot
-from apigen.libraries import Library, load_libraries
+from apigen.libraries import LIBRARIES_FILE, Library, load_libraries
 from apigen.model import EXIT_ENV, EXIT_STALE, GenError, Snapshot
 from apigen.render import render_declared_arities, render_table, render_versions
-from apigen.descriptors import descriptor_file, render_descriptor, render_descriptor_list, render_library_ids, \
-    render_statuses
+from apigen.descriptors import descriptor_file, render_descriptor, render_descriptor_list, render_statuses, \
+    render_toolkit_components
 from apigen.selection import libraries_of, render_cmake, render_companions, render_library_tables, \
     render_selection, render_test_answers, render_test_files, render_test_headers
+from apigen.regions import render_pages
 from apigen.tables import build_table
 from apigen.testdata import render_all_opt_ins, render_left_out, render_plain_libraries
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "include" / "cushim" / "api"
 DEFAULT_HEADERS = Path("/usr/local/cuda/include")
-# Generated outside the tables' folder (into --out too, when it is another one): by name, and
-# libraries/<file> (each library's descriptor header, statuses.hpp) in include/cushim/detail/libraries.
+# Generated outside the tables' folder (into --out too, when it is another one): by name,
+# libraries/<file> (each library's descriptor header, statuses.hpp) in include/cushim/detail/libraries,
+# and repo/<path>: the doctor's toolkit components and the files with generated regions.
 ELSEWHERE = {"cushimLibraries.cmake": REPO / "cmake",
              **{name: REPO / "tests" / "support"
                 for name in ("opt_in_headers.hpp", "library_files.hpp", "library_answers.hpp", "plain_libraries.hpp",
@@ -130,7 +137,7 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
     files["library_tables.inc"] = render_library_tables(libraries)
     files["companion_headers.inc"] = render_companions(libraries)
     files["descriptors.inc"] = render_descriptor_list(libraries)
-    files["library_ids.inc"] = render_library_ids(libraries)
+    files["repo/doctor/inventory/toolkit_components.inc"] = render_toolkit_components(libraries)
     files["libraries/statuses.hpp"] = render_statuses(libraries)
     for library in libraries_of(libraries):
         files[f"libraries/{descriptor_file(library)}"] = render_descriptor(library)
@@ -141,6 +148,9 @@ def generate(toolchain: Toolchain) -> dict[str, str]:
     files["plain_libraries.hpp"] = render_plain_libraries(libraries)
     files["left_out_exports.hpp"] = render_left_out(libraries)
     files["all_opt_ins.hpp"] = render_all_opt_ins(libraries)
+    record = json.loads(LIBRARIES_FILE.read_text(encoding="utf-8"))
+    for page, text in render_pages(libraries, REPO, record).items():
+        files[f"repo/{page}"] = text
     return files
 
 
@@ -151,6 +161,8 @@ def target_path(out_dir: Path, name: str) -> Path:
         return ELSEWHERE[name] / name
     if name.startswith("libraries/"):
         return DESCRIPTOR_DIR / name.removeprefix("libraries/")
+    if name.startswith("repo/"):
+        return REPO / name.removeprefix("repo/")
     return out_dir / name
 
 

@@ -97,10 +97,9 @@ inline const char* toolkit_component(const std::string& key) {
     const char* key;
     const char* component;
   };
-  static const row rows[] = {{"cudart", "cuda_cudart"},   {"cublas", "libcublas"},     {"cublasLt", "libcublas"},
-                             {"nvrtc", "cuda_nvrtc"},     {"cufft", "libcufft"},       {"curand", "libcurand"},
-                             {"cusparse", "libcusparse"}, {"cusolver", "libcusolver"}, {"nvjitlink", "libnvjitlink"},
-                             {"nvml", "cuda_nvml_dev"}};
+  static const row rows[] = {
+#include "toolkit_components.inc"  // generated from each library's record
+  };
   for (const row& r : rows) {
     if (key == r.key) return r.component;
   }

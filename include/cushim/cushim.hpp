@@ -53,16 +53,29 @@
 #define CUSHIM_VERSION_MINOR 1
 #define CUSHIM_VERSION_PATCH 0
 
-// cushim::library's enumerators: each library's "key" at its "id" (tools/libraries.json).
-#include "api/library_ids.inc"
-
 namespace cushim {
 
-// The libraries cushim loads: each record's "key" at its "id", a stable value (api/library_ids.inc;
-// a library is added with the next one). All but the runtime and cuDNN only for a program that opts
-// into them (README.md, "Macros"); otherwise they are `disabled` and never loaded.
-enum class library { CUSHIM_LIBRARY_ENUMERATORS };
-constexpr int library_count = CUSHIM_LIBRARY_COUNT;
+// The libraries cushim loads: each library's record's "key" at its "id" (tools/libraries.json), a
+// stable value; a library is added with the next one. All but the runtime and cuDNN only for a
+// program that opts into them (README.md, "Macros"); otherwise they are `disabled` and never loaded.
+// generated: libraries; tools/gen_api.py writes it from tools/libraries.json, do not edit
+enum class library {
+  cudart = 0,
+  cudnn = 1,
+  cublas = 2,
+  cublasLt = 3,
+  nvrtc = 4,
+  driver = 5,
+  cufft = 6,
+  curand = 7,
+  cusparse = 8,
+  cusolver = 9,
+  nvjitlink = 10,
+  nvml = 11,
+  nccl = 12
+};
+constexpr int library_count = 13;
+// end of generated: libraries
 
 // How the loaded library's version must relate to the headers the program was compiled with.
 enum class version_policy {

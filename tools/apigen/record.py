@@ -52,6 +52,7 @@ The fields (tools/apigen/libraries.py lists the tables' ones), each optional unl
                    in <key>_hooks:: (or a qualified name), "uses": the libraries whose
                    descriptors the hooks read}; the code is detail/libraries/<file>_hooks.hpp
   toolkit_component  the component of a toolkit's version.json that gives its version (the doctor)
+  doc_note         what README.md's row of its opt-in macro says beside what the record gives
   tests            for cushim's own tests: {"missing_call": a function its test fixtures lack,
                    which puts it in the scenarios every plain library gets (a 32-bit copy, a
                    text file, another major, an empty override, a missing function), and in
