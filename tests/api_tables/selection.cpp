@@ -44,10 +44,10 @@
 #error "api_tables.hpp picked a driver API table without CUSHIM_CUDA_DRIVER"
 #endif
 
-// Any other library: -DEXPECT_LIBRARY=CUFFT -DEXPECT_MAJOR=13 (its table macros' stem: CUSHIM_CUFFT_MAJOR,
-// CUSHIM_CUFFT_TABLE), and -DEXPECT_NAME=__nvJitLinkCreate_12_8 for the name
-// CUSHIM_<STEM>_NAME(EXPECT_BASE) must give. The stem is pasted after CUSHIM_ in one step, as
-// NCCL_MAJOR and CUSHIM_CUFFT are macros of their own.
+// Any other library: -DEXPECT_LIBRARY=<STEM> -DEXPECT_MAJOR=<major> (its table macros' stem:
+// CUSHIM_<STEM>_MAJOR, CUSHIM_<STEM>_TABLE), and -DEXPECT_NAME=<name> for the name
+// CUSHIM_<STEM>_NAME(EXPECT_BASE) must give ("release_suffix"). The stem is pasted after CUSHIM_ in
+// one step, as <library>_MAJOR and CUSHIM_<STEM> can be macros of their own.
 #ifdef EXPECT_LIBRARY
 #define SELECTED_(stem, what) CUSHIM_##stem##what
 #define SELECTED_EXPANDED(stem, what) SELECTED_(stem, what)

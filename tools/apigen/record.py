@@ -11,8 +11,8 @@ The fields (tools/apigen/libraries.py lists the tables' ones), each optional unl
                    library's own major, the one its version function reports ("*": one file
                    for every major, the driver's libcuda.so.1); "by": the headers whose major
                    picks the file in a build: "cuda" (default), "cudnn", or "own" (its one
-                   major whatever the toolkit's: NCCL); "of_cuda": {"CUDA major": its own
-                   major} for a library versioned on its own (cuFFT 10 came with CUDA 11); "about"
+                   major whatever the toolkit's); "of_cuda": {"CUDA major": its own major} for
+                   a library versioned on its own (its major 10 in CUDA 11's toolkit); "about"
   version          (required) its version function: {"function", "form": how it is called
                    ("returns": size_t f(void); "int_out": f(int*); "property": f(type, int*) for
                    MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL; "major_minor": f(&major, &minor)),

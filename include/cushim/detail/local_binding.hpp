@@ -10,9 +10,10 @@
 
 // The stubs take the same binding as an assembler directive, CUSHIM_LOCAL_BINDING_DIRECTIVE: the
 // assembly ones (stub_trampolines.hpp) and the C++ ones (CUSHIM_STUB_LOCAL_BINDING), whose
-// function NVIDIA's headers may declare with default visibility (cufft.h's CUFFTAPI), which the
-// attribute on its definition would conflict with. Under CUSHIM_INTERPOSABLE both the API and the
-// stubs have default visibility, also in a module built with -fvisibility=hidden (an assembly stub
+// function NVIDIA's headers may declare with default visibility (a calling convention that is a
+// visibility attribute: tools/libraries.json, "calling_convention"), which the attribute on its
+// definition would conflict with. Under CUSHIM_INTERPOSABLE both the API and the stubs have default
+// visibility, also in a module built with -fvisibility=hidden (an assembly stub
 // is a global symbol of default visibility by itself; a C++ one says so: CUSHIM_STUB_EXPORTED).
 #if defined(__ELF__) && !defined(CUSHIM_INTERPOSABLE)
 #define CUSHIM_LOCAL_BINDING __attribute__((visibility("protected")))
@@ -30,9 +31,9 @@
 #define CUSHIM_STUB_EXPORTED
 #endif
 
-// NVIDIA's libraries call each other through versioned references (libcusolver's
-// cublasSgemm_v2@libcublas.so.13, libcublas's cublasLt*@libcublasLt.so.13, libcudnn_cnn's
-// cudnnGetStream@libcudnn_graph.so.9), and the dynamic loader binds such a reference to the first
+// NVIDIA's libraries call each other through versioned references (libcublas's
+// cublasLt*@libcublasLt.so.13, libcudnn_cnn's cudnnGetStream@libcudnn_graph.so.9), and the dynamic
+// loader binds such a reference to the first
 // module of the global scope that defines the name unversioned: an executable whose link line has
 // a library that imports a stub's name (ld.bfd then exports the stub), or that is linked with
 // -rdynamic. So in an executable (code compiled -fPIE or without -fPIC) every exported stub carries
