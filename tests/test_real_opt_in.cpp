@@ -324,9 +324,9 @@ TEST_CASE("without a GPU the libraries' own answers come back, a host generator 
   CHECK(shimmed["host_draws"].size() == 39);
   if (!driver_present()) {
     // The libraries' own refusals: not cushim's fallbacks, which only an unusable library gets.
-    for (cushim::library lib :
-         {cushim::library::cufft, cushim::library::curand, cushim::library::cusparse, cushim::library::cusolver}) {
-      CHECK(cushim::status_of(lib).code == cushim::error_code::ok);
+    for (const test_support::plain_library& l : test_support::plain_libraries()) {
+      CAPTURE(l.key);
+      CHECK(cushim::status_of(l.lib).code == cushim::error_code::ok);
     }
     CHECK(shimmed["curandCreateGenerator"] != "0");
     CHECK(shimmed["cusparseCreate"] != "0");
