@@ -14,6 +14,7 @@
 #include <cushim/detail/pe.hpp>
 #include <cushim/detail/sublibrary_specs.hpp>
 #include "../machine/context.hpp"
+#include "../inventory/library_names.hpp"
 #include "../machine/frameworks.hpp"
 #include "../machine/text_values.hpp"
 #include "../machine/layout.hpp"
@@ -59,7 +60,7 @@ class wheel_files {
 // resource), with the source.
 inline machine::library_load describe_load(const std::string& name, const std::string& path, const wheel_files& wheels,
                                            const char* version_symbol = nullptr) {
-  const char* library = platform::cuda_library_display(name);
+  const char* library = loaded_library_display(name);
   machine::library_load load{library ? library : "", name, lexically_normal(path), {}, {}};
   if (path.empty()) return load;
   if (const machine::wheel* w = wheels.owner(load.path)) {

@@ -23,6 +23,7 @@ struct stack {
   std::string name;   // "torch 2.11.0+cu130", "the CUDA 13.0 toolkit", "programs built with cuDNN 9.19.0's headers"
   std::string where;  // its environment's, toolkit's or headers' folder
   std::string group;  // frameworks: the environment they share, which the headline names once
+  std::string user;   // how the inventory's "used by" names it: "torch in /opt/torch/.venv"; empty: a toolkit
   bool named_by_python = false;  // its environment was given with --python
   bool uses_gpu = false;
   std::string cudnn;  // "cuDNN 9.19.0 from the wheel": the cuDNN it loads; empty when none
@@ -121,10 +122,9 @@ inline void framework_stacks(machine::findings& m, const gpu_view& gpu, std::vec
       s.named_by_python = given;
       s.problems = fw.problems;
       s.uses_gpu = gpu.usable && fw.build == "cuda" && !blocked(s.problems);
+      s.user = framework_display(fw.name) + " in " + e.path;
       for (const machine::library_load& l : fw.loads) {
-        if (machine::library_copy* c = copy_at(m, l.path)) {
-          cushim::detail::discovery::add_unique(c->used_by, framework_display(fw.name) + " in " + e.path);
-        }
+        if (machine::library_copy* c = copy_at(m, l.path)) cushim::detail::discovery::add_unique(c->used_by, s.user);
         if (l.library == "cuDNN" && !l.path.empty()) s.cudnn = cudnn_in_short(m, l.path, l.version);
       }
       if (fw.build == "unknown") s.notes.push_back("its files do not say how it was built");
@@ -193,7 +193,8 @@ inline void program_stacks(const findings& f, machine::findings& m, const gpu_vi
     s.notes = p.notes;
     if (p.this_program) check_own_loads(f, gpu, p, s);
     s.uses_gpu = gpu.usable && !p.loads.empty() && !blocked(s.problems);
-    if (machine::library_copy* c = copy_at(m, p.loads)) cushim::detail::discovery::add_unique(c->used_by, s.name);
+    s.user = s.name;
+    if (machine::library_copy* c = copy_at(m, p.loads)) cushim::detail::discovery::add_unique(c->used_by, s.user);
     for (const std::string& refused : p.refused) {
       if (machine::library_copy* c = copy_at(m, refused.substr(0, refused.find(" (")))) {
         cushim::detail::discovery::add_unique(c->used_by, s.name + ", which refuse it");
@@ -232,6 +233,12 @@ inline std::vector<stack> find_stacks(findings& f, const gpu_view& gpu) {
   framework_stacks(f.machine, gpu, stacks);
   toolkit_stacks(f.machine, gpu, stacks);
   program_stacks(f, f.machine, gpu, stacks);
+  // Every stack that reaches the GPU does so through the driver the system loader finds.
+  if (machine::library_copy* driver = copy_at(f.machine, f.driver.driver.path)) {
+    for (const stack& s : stacks) {
+      if (s.uses_gpu && !s.user.empty()) cushim::detail::discovery::add_unique(driver->used_by, s.user);
+    }
+  }
   return stacks;
 }
 

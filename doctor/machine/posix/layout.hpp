@@ -151,23 +151,6 @@ inline int cuda_major_of_runpath(const std::string& path, std::string& source) {
   return 0;
 }
 
-// The CUDA libraries a framework's load is reported by: the file names' stems and their names.
-struct cuda_library_name {
-  const char* prefix;
-  const char* display;
-};
-constexpr cuda_library_name cuda_library_names[] = {
-    {"libcudart.so.", "CUDA runtime"}, {"libcudnn.so.", "cuDNN"}, {"libcublas.so.", "cuBLAS"},
-    {"libcublasLt.so.", "cuBLASLt"},   {"libnvrtc.so.", "NVRTC"}, {"libnvrtc-builtins.so.", "NVRTC builtins"}};
-
-// "cuDNN" for libcudnn.so.9; null for a file that is none of them.
-inline const char* cuda_library_display(const std::string& name) {
-  for (const cuda_library_name& n : cuda_library_names) {
-    if (name.compare(0, std::char_traits<char>::length(n.prefix), n.prefix) == 0) return n.display;
-  }
-  return nullptr;
-}
-
 // The cuDNN major of its main library's name (libcudnn.so.9: 9); 0 for any other name.
 inline int cudnn_major_of_main(const std::string& name) {
   for (int major : {7, 8, 9}) {

@@ -167,20 +167,6 @@ inline int cuda_major_named_by(const std::string& name) {
 // A DLL names no folders to search its dependencies in: nothing to read a CUDA major from.
 inline int cuda_major_of_runpath(const std::string&, std::string&) { return 0; }
 
-struct cuda_library_name {
-  const char* prefix;
-  const char* display;
-};
-constexpr cuda_library_name cuda_library_names[] = {
-    {"cudart64_", "CUDA runtime"}, {"cudnn64_", "cuDNN"}, {"cublas64_", "cuBLAS"}, {"cublasLt64_", "cuBLASLt"}};
-
-inline const char* cuda_library_display(const std::string& name) {
-  for (const cuda_library_name& n : cuda_library_names) {
-    if (starts_ignoring_case(name, n.prefix)) return n.display;
-  }
-  return nullptr;
-}
-
 inline int cudnn_major_of_main(const std::string& name) {
   for (int major : {7, 8, 9}) {
     if (pe_format::same_name_ignoring_case(name, cudnn_main_file(major))) return major;

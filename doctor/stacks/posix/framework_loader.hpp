@@ -123,7 +123,8 @@ inline void simulate_wheel_libraries(const loader_input& in, discovery::found_fr
       continue;
     }
     loaded.emplace_back(w.file, path);
-    if (cuda_library_display(w.file)) fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
+    if (discovery::loaded_library_display(w.file))
+      fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
     if (std::string(w.file).compare(0, 12, "libnvrtc.so.") == 0) {
       std::string builtins = builtins_beside(path);
       if (!builtins.empty()) fw.loads.push_back(discovery::describe_load(file_name_of(builtins), builtins, in.wheels));
@@ -140,6 +141,24 @@ inline void simulate_wheel_libraries(const loader_input& in, discovery::found_fr
   check_cudnn_loads(in, loaded, resolver, fw);
 }
 
+// What torch loads from the nvidia-* wheels besides its imports (framework_specs.hpp's
+// torch_libraries), where its environment has them.
+inline void add_wheel_loads(const loader_input& in, const discovery::found_framework& found,
+                            const dependency_resolver& resolver, machine::framework& fw) {
+  int major = std::atoi(fw.cuda.c_str());
+  for (const discovery::wheel_library& w : found.spec->wheel_libraries) {
+    std::string path = join_path(join_path(join_path(join_path(in.site.dir, "nvidia"), w.module), "lib"), w.file);
+    std::string why;
+    if (w.cuda_major != major || !resolver.loadable(path, why)) continue;
+    bool known = false;
+    for (const machine::library_load& load : fw.loads) known = known || load.name == w.file;
+    if (known) continue;
+    fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
+    std::string builtins = std::string(w.file).compare(0, 12, "libnvrtc.so.") == 0 ? builtins_beside(path) : "";
+    if (!builtins.empty()) fw.loads.push_back(discovery::describe_load(file_name_of(builtins), builtins, in.wheels));
+  }
+}
+
 inline void simulate_framework_load(const loader_input& in, discovery::found_framework& found) {
   if (found.spec->loader == discovery::loader_model::wheel_libraries) return simulate_wheel_libraries(in, found);
   machine::framework& fw = found.fw;
@@ -147,8 +166,10 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
   resolver.assume_loaded({});  // a fresh Python process
   discovery::import_walk walk = walk_framework(in, found, resolver);
   for (const auto& f : walk.found) {
-    if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
+    if (discovery::loaded_library_display(f.first))
+      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
   }
+  if (walk.missing.empty()) add_wheel_loads(in, found, resolver, fw);
   if (!walk.missing.empty()) {
     const missing_dependency& m = walk.missing.front();
     std::string advice = discovery::advice_for(m.name);

@@ -108,7 +108,8 @@ inline void simulate_torch(const loader_input& in, discovery::found_framework& f
       discovery::walk_imports(resolver, fw.native_file, load_kind::by_path,
                               [](const std::string&, std::vector<std::string>&) { return std::string(); });
   for (const auto& f : walk.found) {
-    if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
+    if (discovery::loaded_library_display(f.first))
+      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
   }
   check_cudnn(in, resolver, user_dirs,
               ", or copy cuDNN's DLLs into " + torch_lib + ", whose DLLs torch loads itself first", found);
@@ -129,7 +130,8 @@ inline void simulate_extension(const loader_input& in, discovery::found_framewor
         discovery::walk_imports(resolver, fw.native_file, load_kind::by_path,
                                 [](const std::string&, std::vector<std::string>&) { return std::string(); });
     for (const auto& f : walk.found) {
-      if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
+      if (discovery::loaded_library_display(f.first))
+        fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
     }
   }
   for (const std::string& name : found.by_name_loads) {

@@ -185,7 +185,8 @@ inline void simulate_opencv(const loader_input& in, discovery::found_framework& 
     return;
   }
   for (const auto& f : walk.found) {
-    if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
+    if (discovery::loaded_library_display(f.first))
+      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
   }
   std::vector<std::string> loaded;
   add_closure(resolver, fw.native_file, load_kind::by_path, loaded);
