@@ -57,17 +57,27 @@ struct shim_state {
 };
 
 // Whether this thread is making cushim's state (the first shim() call): a call that re-enters cushim
-// meanwhile (a signal handler) must not reach shim() again, whose static is then half made.
+// meanwhile (a signal handler) must not reach shim() again, whose allocation is then half done.
 inline thread_local bool making_state_on_this_thread = false;
 
-// Never destroyed: stubs may be called from other objects' destructors at exit.
+// The state, once one is made. Not a function-local static: a fork while another thread makes it
+// would leave the child waiting forever on the static's guard, held by a thread the child lacks.
+inline std::atomic<shim_state*> made_state{nullptr};
+
+// Never destroyed: stubs may be called from other objects' destructors at exit. Threads that arrive
+// together each make one and all keep the first published; nothing waits, so neither does a child
+// forked meanwhile (it makes its own).
 inline shim_state& shim() {
-  static shim_state* s = [] {
-    making_state_on_this_thread = true;
-    shim_state* made = new shim_state;
-    making_state_on_this_thread = false;
-    return made;
-  }();
+  shim_state* s = made_state.load(std::memory_order_acquire);
+  if (s) return *s;
+  making_state_on_this_thread = true;
+  shim_state* made = new shim_state;
+  if (made_state.compare_exchange_strong(s, made, std::memory_order_acq_rel)) {
+    s = made;
+  } else {
+    delete made;
+  }
+  making_state_on_this_thread = false;
   return *s;
 }
 
