@@ -82,13 +82,17 @@ inline shim_state& shim() {
 }
 
 // A stretch of cushim's work that may take its locks: a fork by the program waits for it to end
-// (fork_gate.hpp).
+// (fork_gate.hpp), and so does a cancellation request (platform::cancellation_off), which is off
+// before the gate's own wait.
 class fork_pass {
  public:
   fork_pass() { shim().forks.enter(); }
   ~fork_pass() { shim().forks.leave(); }
   fork_pass(const fork_pass&) = delete;
   fork_pass& operator=(const fork_pass&) = delete;
+
+ private:
+  platform::cancellation_off no_cancellation_;
 };
 
 inline library_state& state_of(library lib) { return shim().libraries[int(lib)]; }
@@ -113,6 +117,7 @@ inline void call_log(log_function log, void* context, const std::string& line) {
   catching_all(
       [&] {
         inside mark;
+        platform::cancellation_off::callers_state callers;  // the program's code: its own cancellation
         log(line, context);
       },
       [] {},

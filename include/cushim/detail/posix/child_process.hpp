@@ -21,6 +21,7 @@
 
 #include "../platform_types.hpp"
 #include "../probe_request.hpp"
+#include "system.hpp"
 
 namespace cushim {
 namespace detail {
@@ -265,6 +266,7 @@ inline child_run run_in_child(const probe_request& request, const std::string& /
   probe_child child(pid, fds[0]);
   run.ran = true;
   const long long deadline = monotonic_ms() + timeout_ms;
+  cancellation_off::callers_state callers;  // a wait of seconds: cancelling the thread ends it and the child
   for (bool open = true; open;) {
     long long left = deadline - monotonic_ms();
     if (left <= 0) {
