@@ -311,3 +311,21 @@ TEST_CASE(
     "pthread_cancel of a thread inside its first calls, in fresh processes: it unwinds, the others' calls answer") {
   check_loop("cancel-during-first-calls", for_cancellation(test_support::clean_environment()));
 }
+
+// The candidate (a copy of the fake cuDNN, which the loop makes the override) changed under its
+// first use by this process meanwhile: each child's answer is the copy loaded, of the right version,
+// or a refusal that says why (load_failed); never a hang, a signal or another file's answer.
+TEST_CASE(
+    "a FIFO renamed over the candidate during the first use, in fresh processes: loaded or refused, never a hang") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  check_loop("fifo-over-candidate", env);
+  check_loop("fifo-flips-candidate", env);
+}
+
+TEST_CASE(
+    "the candidate cut and written back during the first use, in fresh processes: loaded or refused, never SIGBUS") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  check_loop("candidate-cut", env);
+}

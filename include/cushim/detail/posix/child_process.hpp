@@ -88,6 +88,7 @@ inline void say_exit_status(int status, void*) { say_how_it_ends("exit", status)
 // parent names.
 inline void prepare_probe_child() {
   for (int fatal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) ::signal(fatal, SIG_DFL);
+  load_watch::unwatched_in_this_process = true;
 }
 
 // In a fork child, after prepare_probe_child: it says how it ends on `fd` before it does (a crash

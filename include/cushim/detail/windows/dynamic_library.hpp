@@ -86,6 +86,18 @@ inline load_result load_with_flags(const std::string& name, DWORD flags) {
   return h ? load_result{h, {}, false, 0} : load_failure(err);
 }
 
+// The pin (file_pin) denies renames and writes from before the load until after it, so the file the
+// loader maps is the one held: nothing to compare, and no FIFO can be put at its path meanwhile.
+struct mapped_bytes {
+  const void* at = nullptr;
+  std::size_t size = 0;
+};
+inline mapped_bytes mapped_file_start(library_handle) { return {}; }
+class load_watch {
+ public:
+  load_watch(const std::string&, bool& interrupted) { interrupted = false; }
+};
+
 // An absolute path only.
 inline load_result load_library(const std::string& absolute_path) {
   return load_with_flags(absolute_path, absolute_path_flags);
