@@ -3,6 +3,7 @@
 // racing in a fresh process (loading happens once a process); each scenario runs several times because a
 // race shows up only sometimes. The hostile races of issue 33 (fork, cancellation, a file changed
 // under the load) run in loops of fresh processes: cushim_probe --mode loop (at the end).
+#include <cuda_runtime_api.h>
 #include <cudnn.h>
 #include <doctest/doctest.h>
 
@@ -40,6 +41,7 @@ struct expected {
   std::string cudnn_version;  // what cudnnGetVersion returned
   std::string cudnn_create;   // cudnnCreate's status; not checked when empty
   std::string error_string;   // cudnnGetErrorString(CUDNN_STATUS_SUCCESS)
+  std::string device_count;   // cudaGetDeviceCount's "status|count"; not checked when empty
 };
 
 void race(const test_support::environment& env, const expected& want) {
@@ -67,6 +69,7 @@ void race(const test_support::environment& env, const expected& want) {
     CHECK(out.get("cudart.path") == want.cudart_path);
     CHECK(out.get("value.cudnnGetVersion") == want.cudnn_version);
     if (!want.cudnn_create.empty()) CHECK(out.get("value.cudnnCreate") == want.cudnn_create);
+    if (!want.device_count.empty()) CHECK(out.get("value.cudaGetDeviceCount") == want.device_count);
     CHECK(out.get("value.cudnnGetErrorString") == want.error_string);
   }
 }
@@ -78,7 +81,7 @@ TEST_CASE("racing first calls with the fake libraries named by CUSHIM_CUDNN_PATH
   env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
   env["CUSHIM_CUDART_PATH"] = fixture("cudart_good", CUSHIM_CUDART_FILE);
   race(env, {fixture("cudnn_good", CUSHIM_CUDNN_FILE), fixture("cudart_good", CUSHIM_CUDART_FILE),
-             std::to_string(CUDNN_VERSION), "0", "CUDNN_STATUS_SUCCESS (fake)"});
+             std::to_string(CUDNN_VERSION), "0", "CUDNN_STATUS_SUCCESS (fake)", ""});
 }
 
 TEST_CASE("racing first calls with the real libraries found by the normal search") {
@@ -88,7 +91,21 @@ TEST_CASE("racing first calls with the real libraries found by the normal search
   REQUIRE(real_cudart != "");
   // cudnnCreate's status depends on the machine's driver and GPU; distinct.cudnnCreate=1 still holds.
   race(test_support::clean_environment(),
-       {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), "", "CUDNN_STATUS_SUCCESS"});
+       {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), "", "CUDNN_STATUS_SUCCESS", ""});
+}
+
+TEST_CASE("racing first calls while a FIFO named libcuda.so.1 is where the system loader looks: every call returns") {
+  std::string real_cudnn = test_support::ldconfig_path_of(CUSHIM_CUDNN_FILE);
+  std::string real_cudart = test_support::ldconfig_path_of(CUSHIM_CUDART_FILE);
+  REQUIRE(real_cudnn != "");
+  REQUIRE(real_cudart != "");
+  test_support::temp_tree tree;
+  tree.make_fifo("llp/libcuda.so.1");
+  test_support::environment env = test_support::clean_environment();
+  env["LD_LIBRARY_PATH"] = tree.path("llp");
+  // The calls that would load the driver get cushim's "unavailable" answer; the others reach cuDNN.
+  race(env, {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)),
+             "CUDNN_STATUS_SUCCESS", std::to_string(int(cudaErrorSharedObjectInitFailed)) + "|0"});
 }
 
 TEST_CASE("racing first calls when the override is an empty folder: every thread gets the fallback") {
@@ -97,7 +114,7 @@ TEST_CASE("racing first calls when the override is an empty folder: every thread
   env["CUSHIM_CUDNN_PATH"] = empty.root();
   env["CUSHIM_CUDART_PATH"] = empty.root();
   race(env, {"", "", "0", std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)),
-             "cushim: cuDNN is unavailable; cushim::explain() says why and what to do"});
+             "cushim: cuDNN is unavailable; cushim::explain() says why and what to do", ""});
 }
 
 TEST_CASE("fork() while another thread loads cuDNN: the child sees the load finished, not half of it") {

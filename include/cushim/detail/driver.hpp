@@ -124,6 +124,32 @@ inline driver_status probe_driver() {
   return d;
 }
 
+// A FIFO where the system loader looks for the driver, met before any regular file there, in the
+// places the doctor's driver section lists (probe_driver): a load of the driver by name, the CUDA
+// runtime's and cuDNN's on their first calls that need it, would open it and wait for a writer
+// forever. Empty when there is none, or when the driver is in the process already (a load by name
+// then finds it there). Looked at once, before the first call that would load the driver: a few
+// stat() calls, and ld.so.cache's entries for the file, read once per process for every search.
+inline const std::string& driver_blocker() {
+  static std::mutex* looking = new std::mutex;
+  static const std::string* found = nullptr;
+  std::lock_guard<std::mutex> lock(*looking);
+  if (found) return *found;
+  std::string fifo;
+  if (platform::loaded_copy_path(platform::driver_file_name()).empty()) {
+    for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
+      if (c.kind != entry_kind::absolute) continue;
+      platform::file_check fc = platform::check_file(c.path);
+      if (fc.state == platform::file_state::regular) break;  // the loader takes it, or stops there
+      if (!fc.blocks_open) continue;
+      fifo = c.path;
+      break;
+    }
+  }
+  found = new std::string(std::move(fifo));
+  return *found;
+}
+
 // Probed once. Never destroyed: a report may be asked for at exit.
 inline const driver_status& driver() {
   static std::mutex* probing = new std::mutex;
