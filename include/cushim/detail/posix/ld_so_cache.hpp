@@ -3,10 +3,10 @@
 #pragma once
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -115,25 +115,34 @@ inline std::vector<std::string> ld_so_cache_paths(std::string_view bytes, const 
   return paths;
 }
 
-// A small file's bytes, mapped read-only and never unmapped (the cache is read for the life of the
-// process, at exit too); empty when it cannot be read or is larger than `limit`, which no cache is.
-inline std::string_view map_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
+// A small file's bytes; empty when it cannot be read or is larger than `limit`, which no cache is.
+// Read, not mapped: a file cut while mapped (cp over it) raises SIGBUS in whoever reads the mapping
+// next, and cushim reads the cache at any later search.
+inline std::string read_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
+  std::string bytes;
   int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return {};
+  if (fd < 0) return bytes;
   struct stat st;
-  void* bytes = MAP_FAILED;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && std::uint64_t(st.st_size) <= limit) {
-    bytes = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    bytes.resize(std::size_t(st.st_size));
+    std::size_t got = 0;
+    while (got < bytes.size()) {
+      ssize_t n = ::pread(fd, &bytes[got], bytes.size() - got, off_t(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += std::size_t(n);
+    }
+    bytes.resize(got);  // a cache cut meanwhile: what was read, which the lookup bounds-checks
   }
   ::close(fd);
-  if (bytes == MAP_FAILED) return {};
-  return {static_cast<const char*>(bytes), std::size_t(st.st_size)};
+  return bytes;
 }
 
-// /etc/ld.so.cache as this process found it, mapped once.
+// /etc/ld.so.cache as this process found it, read once and never freed (the cache is read for the
+// life of the process, at exit too).
 inline std::string_view system_ld_so_cache() {
-  static const std::string_view bytes = map_small_file("/etc/ld.so.cache");
-  return bytes;
+  static const std::string* bytes = new std::string(read_small_file("/etc/ld.so.cache"));
+  return *bytes;
 }
 
 }  // namespace platform
