@@ -119,17 +119,18 @@ class file_pin {
   bool unchanged() const { return why_.empty(); }
   const std::string& why() const { return why_; }
 
-  // Whether the `size` bytes at `mapped` are the held file's first bytes.
+  // Whether the `size` bytes at `mapped` (4 KiB at most) are the held file's first bytes.
   bool same_as_mapped(const void* mapped, std::size_t size) const {
-    std::string bytes(size, '\0');
+    char bytes[4096];
+    if (size > sizeof bytes) return false;
     std::size_t got = 0;
     while (got < size) {
-      ssize_t n = ::pread(fd_, &bytes[got], size - got, off_t(got));
+      ssize_t n = ::pread(fd_, bytes + got, size - got, off_t(got));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return false;
       got += std::size_t(n);
     }
-    return std::memcmp(bytes.data(), mapped, size) == 0;
+    return std::memcmp(bytes, mapped, size) == 0;
   }
 
  private:

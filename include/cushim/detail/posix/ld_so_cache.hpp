@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,34 +116,41 @@ inline std::vector<std::string> ld_so_cache_paths(std::string_view bytes, const 
   return paths;
 }
 
-// A small file's bytes; empty when it cannot be read or is larger than `limit`, which no cache is.
-// Read, not mapped: a file cut while mapped (cp over it) raises SIGBUS in whoever reads the mapping
-// next, and cushim reads the cache at any later search.
-inline std::string read_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
-  std::string bytes;
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return bytes;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && std::uint64_t(st.st_size) <= limit) {
-    bytes.resize(std::size_t(st.st_size));
-    std::size_t got = 0;
-    while (got < bytes.size()) {
-      ssize_t n = ::pread(fd, &bytes[got], bytes.size() - got, off_t(got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += std::size_t(n);
+// A small file's bytes, read into memory; none when it cannot be read or is larger than `limit`,
+// which no cache is. Read, not mapped: a file cut while mapped (cp over it) raises SIGBUS in whoever
+// reads the mapping next, and cushim reads the cache at any later search. The buffer is not zeroed
+// first (the read fills it).
+class small_file {
+ public:
+  explicit small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return;
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && std::uint64_t(st.st_size) <= limit) {
+      const std::size_t size = std::size_t(st.st_size);
+      bytes_.reset(new char[size]);
+      while (size_ < size) {
+        ssize_t n = ::pread(fd, bytes_.get() + size_, size - size_, off_t(size_));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  // a file cut meanwhile: what was read, which the lookup bounds-checks
+        size_ += std::size_t(n);
+      }
     }
-    bytes.resize(got);  // a cache cut meanwhile: what was read, which the lookup bounds-checks
+    ::close(fd);
   }
-  ::close(fd);
-  return bytes;
-}
+
+  std::string_view bytes() const { return {bytes_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  std::size_t size_ = 0;
+};
 
 // /etc/ld.so.cache as this process found it, read once and never freed (the cache is read for the
 // life of the process, at exit too).
 inline std::string_view system_ld_so_cache() {
-  static const std::string* bytes = new std::string(read_small_file("/etc/ld.so.cache"));
-  return *bytes;
+  static const small_file* cache = new small_file("/etc/ld.so.cache");
+  return cache->bytes();
 }
 
 }  // namespace platform
