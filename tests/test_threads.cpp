@@ -279,12 +279,17 @@ TEST_CASE("a thread cancelled while a probe child runs unwinds, and the child is
 // --- Races repeated in fresh processes (cushim_probe --mode loop, tests/probe/race_loops.hpp) -----
 // Each loop runs its scenario at most loop_runs times or loop_seconds seconds, each run in a fresh
 // child with its own time limit, and fails at the first run that hangs, dies of a signal or answers
-// wrong; fewer than loop_min_runs runs in the time (a machine too slow to race) fails too.
-// scripts/stress.sh runs the same loops for much longer.
+// wrong; fewer than loop_min_runs runs in the time (a machine too slow to race) fails too. Under the
+// sanitizers a run costs ten times as much, and the loops stop sooner (the TSan stage runs this suite
+// alone). scripts/stress.sh runs the same loops for much longer.
 namespace {
 
 constexpr int loop_runs = 200;
+#if defined(__SANITIZE_ADDRESS__) || defined(CUSHIM_PROGRAMS_UNDER_ASAN) || defined(__SANITIZE_THREAD__)
+constexpr int loop_seconds = 5;
+#else
 constexpr int loop_seconds = 10;
+#endif
 constexpr int loop_min_runs = 20;
 
 void check_loop(const std::string& scenario, test_support::environment env) {
