@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -296,14 +297,16 @@ class load_watch {
     return line.substr(0, line.find('\n'));
   }
 
-  static void take_signal(int) {}
+  static inline std::atomic<unsigned> signals_taken{0};
+  static void take_signal(int) { signals_taken.fetch_add(1); }
 
-  // The first rescue signal at its default disposition, handled without SA_RESTART while the
-  // loading thread leaves its wait (at most a second).
+  // The first rescue signal at its default disposition, handled without SA_RESTART until the
+  // loading thread has taken it (at most a second): given back as soon as the thread leaves its
+  // wait, before it takes the signal, the default would discard it and the open start again.
   bool interrupt() const {
     for (int signal : rescue_signals) {
-      struct sigaction wake {
-      }, before{};
+      struct sigaction wake = {};
+      struct sigaction before = {};
       wake.sa_handler = &take_signal;
       ::sigfillset(&wake.sa_mask);
       if (::sigaction(signal, &wake, &before) != 0) continue;
@@ -311,10 +314,11 @@ class load_watch {
         ::sigaction(signal, &before, nullptr);  // the program's own: given back at once
         continue;
       }
+      const unsigned taken = signals_taken.load();
       ::syscall(SYS_tgkill, ::getpid(), loader_, signal);
-      for (int waited_ms = 0; waited_ms < 1000 && waits_on_fifo(); ++waited_ms) ::usleep(1000);
+      for (int waited_ms = 0; waited_ms < 1000 && signals_taken.load() == taken; ++waited_ms) ::usleep(1000);
       ::sigaction(signal, &before, nullptr);
-      return true;
+      return signals_taken.load() != taken;
     }
     return false;
   }
