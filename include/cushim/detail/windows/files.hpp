@@ -72,6 +72,7 @@ class file_pin {
 
   bool unchanged() const { return why_.empty(); }
   const std::string& why() const { return why_; }
+  bool same_as_mapped(const void*, std::size_t) const { return true; }  // held: nothing else could be mapped
 
  private:
   HANDLE handle_ = INVALID_HANDLE_VALUE;
