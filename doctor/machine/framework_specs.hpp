@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cushim/detail/descriptor.hpp>
+#include "../words/install.hpp"
 
 namespace cushim {
 namespace detail {
@@ -90,7 +91,7 @@ constexpr framework_spec framework_specs[] = {
      {"torch/lib/torch_cuda.dll", nullptr},
      false,
      nullptr,
-     "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu{cuda}",
+     words::install_torch,
      loader_model::torch,
      {},
      "torch",
@@ -111,7 +112,7 @@ constexpr framework_spec framework_specs[] = {
      {"tensorflow/python/_pywrap_tensorflow_internal.pyd", nullptr},
      false,
      nullptr,
-     "pip install \"tensorflow[and-cuda]\" (Linux; TensorFlow 2.10 was the last with GPU support on native Windows)",
+     words::install_tensorflow,
      loader_model::python_extension,
      {},
      "TensorFlow",
@@ -132,7 +133,7 @@ constexpr framework_spec framework_specs[] = {
      {"onnxruntime/capi/onnxruntime_providers_cuda.dll", nullptr},
      false,
      "onnxruntime",
-     "pip uninstall onnxruntime, then pip install onnxruntime-gpu (the two share the onnxruntime folder)",
+     words::install_onnxruntime,
      loader_model::python_extension,
      {},
      "onnxruntime",
@@ -153,7 +154,7 @@ constexpr framework_spec framework_specs[] = {
      {"paddle/base/libpaddle.pyd", "paddle/fluid/libpaddle.pyd", nullptr},
      false,
      nullptr,
-     "pip install paddlepaddle-gpu from the package index of a CUDA the driver supports",
+     words::install_paddle,
      loader_model::paddle,
      {},
      "Paddle",
@@ -174,7 +175,7 @@ constexpr framework_spec framework_specs[] = {
      {nullptr},
      true,
      nullptr,
-     "pip install \"jax[cuda12]\" (or jax[cuda13])",
+     words::install_jax,
      loader_model::wheel_libraries,
      jax_libraries,
      "JAX",
@@ -195,7 +196,7 @@ constexpr framework_spec framework_specs[] = {
      {nullptr},
      true,
      nullptr,
-     "pip install cupy-cuda12x (or cupy-cuda13x) for the CUDA major the driver supports",
+     words::install_cupy,
      loader_model::wheel_libraries,
      cupy_libraries,
      "CuPy",
@@ -216,8 +217,7 @@ constexpr framework_spec framework_specs[] = {
      {"cv2/cv2.pyd", nullptr},
      false,
      nullptr,
-     "build OpenCV from source with WITH_CUDA=ON, WITH_CUDNN=ON and OPENCV_DNN_CUDA=ON and install its Python "
-     "module in place of opencv-python (pip's opencv-python wheels are built without CUDA)",
+     words::install_opencv,
      loader_model::opencv,
      {},
      "OpenCV",

@@ -1,0 +1,25 @@
+// The shape every words file gives a problem of the machine: a warning (the report shows it as
+// WARNING, with its file, why and fix) under the stable name docs/doctor.md lists.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "../machine/machine.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace discovery {
+namespace words {
+
+inline machine::problem warning(const char* name, std::string what, std::string path, std::string why,
+                                std::string fix) {
+  return {name, std::move(what), std::move(path), std::move(why), std::move(fix)};
+}
+
+}  // namespace words
+}  // namespace discovery
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
