@@ -21,6 +21,23 @@ namespace {
 namespace discovery {
 namespace words {
 
+// --- What its files say ---
+
+// cudnn.h without CUDNN_MAJOR (cuDNN 8 and later keep it in cudnn_version.h, here `missing`).
+inline std::string no_major_in_cudnn_h(const std::string& header, const std::string& missing) {
+  return header + " has no CUDNN_MAJOR and " + missing + " is missing";
+}
+inline std::string no_major_in_header(const std::string& header) {
+  return header + " has no CUDNN_MAJOR: not cuDNN's version header, or damaged";
+}
+
+// Where the CUDA major a cuDNN was built for comes from: "libcudnn_ops.so.9 imports libcublasLt.so.12".
+inline std::string file_imports(const std::string& file, const std::string& import) {
+  return file + " imports " + import;
+}
+
+// --- Checked against itself and what it sits with ---
+
 // "what a build with /usr/local/cuda-12.4 finds": where a build's cuDNN is, for a sentence.
 inline std::string what_a_build_finds(const std::string& toolkit) { return "what a build with " + toolkit + " finds"; }
 

@@ -7,6 +7,7 @@
 
 #include <cushim/detail/path_list.hpp>
 #include "../machine/machine.hpp"
+#include "files.hpp"
 #include "problem.hpp"
 
 namespace cushim {
@@ -49,9 +50,6 @@ inline std::string version_unknown_note(const std::string& why) {
 
 // --- Finding them ---
 
-inline std::string link_loop_not_examined(const std::string& path, const std::string& found_by) {
-  return path + " (" + found_by + ") is a symbolic link loop: not examined";
-}
 inline std::string more_toolkits_than(std::size_t limit) {
   return "more than " + std::to_string(limit) + " toolkits: the others are not examined";
 }
@@ -62,9 +60,8 @@ inline std::string build_with_this_toolkit() { return "a build with this toolkit
 
 // --- Variables that name a toolkit or a cuDNN ---
 
-// What the folder a variable names is: the ends of "CUDA_PATH names /x, which ...".
-inline std::string which_does_not_exist() { return "which does not exist"; }
-inline std::string which_is_not_a_folder(const std::string& detail) { return "which is not a folder (" + detail + ")"; }
+// What the folder a variable names is: the ends of "CUDA_PATH names /x, which ..." (files.hpp has
+// the ones every variable shares).
 inline std::string removed_toolkit() { return "which does not exist (a removed toolkit?)"; }
 inline std::string holds_no_toolkit(const char* nvcc_file) {
   return std::string("which holds no toolkit (no bin/") + nvcc_file +

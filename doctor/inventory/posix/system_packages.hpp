@@ -47,7 +47,7 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
   }
   discovery::text_file status = discovery::read_text(ctx.system_path("/var/lib/dpkg/status"), dpkg_status_limit);
   if (!status.exists()) return;
-  if (!status.ok()) return notes.push_back(status.path + " cannot be read: " + status.error);
+  if (!status.ok()) return notes.push_back(discovery::words::cannot_be_read(status.path, status.error));
   if (status.truncated()) notes.push_back(status.truncation_note());
   std::map<std::string, std::string> versions = dpkg_versions(status.text);
   std::string info = ctx.system_path("/var/lib/dpkg/info");
@@ -58,7 +58,7 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
     if (!discovery::nvidia_package_name(package)) continue;
     discovery::text_file list = discovery::read_text(join_path(info, file), discovery::package_list_limit);
     if (!list.ok()) {
-      notes.push_back(list.path + " cannot be read: " + list.error);
+      notes.push_back(discovery::words::cannot_be_read(list.path, list.error));
       continue;
     }
     if (list.truncated()) notes.push_back(list.truncation_note());

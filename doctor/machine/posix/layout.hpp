@@ -16,6 +16,7 @@
 #include <cushim/detail/sublibrary_specs.hpp>
 #include <cushim/detail/posix/dependencies.hpp>
 #include "files.hpp"
+#include "../../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -210,7 +211,7 @@ constexpr const char* python_commands[] = {"python", "python3"};
 inline std::string command_file_name(const char* command) { return command; }
 
 // Where an environment's Python series was read when no file gave the full version.
-inline std::string series_source(const std::string& series) { return "the folder lib/python" + series; }
+inline std::string series_source(const std::string& series) { return discovery::words::python_folder_source(series); }
 constexpr const char* interpreter_names[] = {"python3", "python"};
 
 // The prefix an interpreter belongs to: <prefix>/bin/python3.

@@ -15,6 +15,7 @@
 #include <cushim/detail/windows/dependencies.hpp>
 #include <cushim/detail/sublibrary_specs.hpp>
 #include "files.hpp"
+#include "../../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -240,9 +241,7 @@ inline std::vector<std::string> python_series_in(const std::string& prefix, std:
   return series;
 }
 
-inline std::string series_source(const std::string& series) {
-  return "the name of its python" + series.substr(0, 1) + series.substr(2) + ".dll";
-}
+inline std::string series_source(const std::string& series) { return discovery::words::python_dll_source(series); }
 
 inline std::vector<std::string> site_packages_of(const discovery::context&, const std::string& prefix,
                                                  const std::string&) {
@@ -348,8 +347,7 @@ inline std::vector<system_python> system_pythons(const discovery::context& ctx, 
 // What is worth knowing of the file a bare command starts.
 inline std::string command_note(const std::string& path) {
   if (path.find("\\Microsoft\\WindowsApps\\") == std::string::npos) return {};
-  return "the Microsoft Store's alias: unless Python was installed from the Store, it opens the Store instead of "
-         "running Python";
+  return discovery::words::store_alias();
 }
 
 }  // namespace platform
