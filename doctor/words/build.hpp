@@ -147,9 +147,6 @@ inline machine::problem cudnn_without_import_library(const std::string& toolkit,
                  "copy the lib\\x64 folder of the same cuDNN archive into " + lib);
 }
 
-// Without --build, what would be a problem is a note.
-inline std::string as_note(const machine::problem& p) { return p.what + ": " + p.fix; }
-
 }  // namespace words
 }  // namespace discovery
 }  // namespace

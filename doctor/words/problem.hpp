@@ -18,6 +18,10 @@ inline machine::problem warning(const char* name, std::string what, std::string 
   return {name, std::move(what), std::move(path), std::move(why), std::move(fix)};
 }
 
+// A problem told as a note where nobody asked for it (building without --build, headers of this
+// doctor alone): what, and what to do.
+inline std::string as_note(const machine::problem& p) { return p.what + ": " + p.fix; }
+
 }  // namespace words
 }  // namespace discovery
 }  // namespace

@@ -194,15 +194,6 @@ inline bool walk_into(const std::string& path) {
   return true;
 }
 
-inline std::string by_name_fix(const std::string& main, const std::string& file) {
-  return "install every file of that cuDNN release beside " + main + " (reinstall its wheel or archive: " + file +
-         " belongs to it), or put the folder that has the same release's " + file + " on LD_LIBRARY_PATH";
-}
-
-inline const char* by_name_places() {
-  return "LD_LIBRARY_PATH, the RUNPATH of cuDNN's main library, /etc/ld.so.cache, the system folders";
-}
-
 // --- Python environments -------------------------------------------------------------------
 
 constexpr const char* python_commands[] = {"python", "python3"};

@@ -202,12 +202,6 @@ inline bool walk_into(const std::string& path) {
   return !is_api_set(path) && !pe_format::same_name_ignoring_case(parent_dir(path), system_folder());
 }
 
-inline const char* by_name_places() { return "the application's folder, System32, the Windows folder, PATH"; }
-
-inline std::string by_name_fix(const std::string&, const std::string&) {
-  return "put the folder with cuDNN's DLLs on PATH (activating a conda environment puts its Library\\bin there)";
-}
-
 // --- Python environments -------------------------------------------------------------------
 
 constexpr const char* python_commands[] = {"python", "python3"};
