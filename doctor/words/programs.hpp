@@ -11,6 +11,7 @@
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
 #include "cudnn.hpp"
+#include "inventory.hpp"
 #include "problem.hpp"
 
 namespace cushim {
@@ -19,9 +20,7 @@ namespace {
 namespace discovery {
 namespace words {
 
-// Who installed a copy of the headers.
-inline std::string the_toolkit(const std::string& path) { return "the toolkit " + path; }
-inline std::string the_environment(const std::string& path) { return "the environment " + path; }
+// Who installed a copy of the headers (inventory.hpp has the toolkit's and the environment's).
 inline std::string the_wheel(const machine::wheel& w, const std::string& environment) {
   return "the wheel " + w.name + " " + w.version + " in " + environment;
 }

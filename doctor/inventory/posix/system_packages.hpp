@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../packages.hpp"
+#include "../../words/inventory.hpp"
 
 namespace cushim {
 namespace detail {
@@ -39,9 +40,7 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
                                  std::vector<std::string>& notes) {
   for (const char* rpm : {"/var/lib/rpm/rpmdb.sqlite", "/var/lib/rpm/Packages"}) {
     if (check_path(ctx.system_path(rpm)).kind == path_kind::file) {
-      notes.push_back(ctx.system_path(rpm) +
-                      " is rpm's package database, which cushim-doctor does not read: a copy rpm installed is "
-                      "shown as copied by hand");
+      notes.push_back(discovery::words::rpm_not_read(ctx.system_path(rpm)));
       break;
     }
   }
