@@ -240,14 +240,6 @@ inline std::string joined(const std::vector<std::string>& items) {
   return text;
 }
 
-// "a, b and c".
-inline std::string listed(const std::vector<std::string>& items) {
-  std::string text;
-  for (std::size_t i = 0; i < items.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-  return text;
-}
-
 // Runs every check, in the order a careful person would: driver, libraries, GPUs, cudnnCreate.
 inline findings examine() {
   findings f;
