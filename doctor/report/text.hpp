@@ -16,7 +16,7 @@
 
 namespace doctor {
 
-inline void append_advice(std::string& out, const advice& help) {
+inline void append_advice(std::string& out, const cushim::problem& help) {
   if (!help.why.empty()) out += "  why: " + help.why + "\n";
   if (!help.fix.empty()) out += "  fix: " + help.fix + "\n";
 }
@@ -26,7 +26,7 @@ inline void append_driver_version(std::string& out, const driver_check& d) {
   out += "NVIDIA driver version: " + (d.driver.version.empty() ? std::string("unknown") : d.driver.version);
   if (!d.kernel_module_version.empty()) out += " (kernel module " + d.kernel_module_version + ")";
   out += ", " + words::supports_up_to(diag::cuda_version_text(d.driver.cuda_version)) + "\n";
-  if (!d.help.why.empty()) out += "  WARNING: " + words::kernel_module_differs() + "\n";
+  if (!d.help.why.empty()) out += "  WARNING: " + d.help.what + "\n";
   append_advice(out, d.help);
 }
 

@@ -62,7 +62,7 @@ inline bool blocks_gpu(const machine::problem& p) {
                            "cushim_program_override_fails",
                            "own_load_differs",
                            "own_load_fails"}) {
-    if (p.code == code) return true;
+    if (p.name == code) return true;
   }
   return false;
 }
@@ -162,12 +162,10 @@ inline void check_own_loads(const findings& f, const gpu_view& gpu, const machin
   }
   if (!gpu.usable) return;
   if (p.key == "cudart" && f.gpus.ran && (f.gpus.error != cudaSuccess || f.gpus.gpus.empty())) {
-    s.problems.push_back({"gpu_query_fails", f.gpus.call + " returns " + f.gpus.error_name + " in this doctor", st.path,
-                          f.gpus.help.why, f.gpus.help.fix});
+    s.problems.push_back(words::gpu_query_fails(f.gpus.call, f.gpus.error_name, st.path, f.gpus.help));
   }
   if (p.key == "cudnn" && f.create.ran && f.create.status != CUDNN_STATUS_SUCCESS) {
-    s.problems.push_back({"cudnn_create_fails", "cudnnCreate returns " + f.create.status_name + " in this doctor",
-                          st.path, f.create.help.why, f.create.help.fix});
+    s.problems.push_back(words::cudnn_create_fails(f.create.status_name, st.path, f.create.help));
   }
 }
 
@@ -201,7 +199,7 @@ inline void own_build_stacks(const findings& f, const gpu_view& gpu, std::vector
         words::own_build());
     for (const diag::reported_problem& r : f.problems) {
       if (r.section == cushim::to_string(lib) && r.what.fatal) {
-        s.problems.push_back({"own_load_fails", r.what.what, r.what.path, r.what.why, r.what.fix});
+        s.problems.push_back(words::own_load_fails(r.what));
       }
     }
     s.uses_gpu = gpu.usable && st.code == cushim::error_code::ok && !blocked(s.problems) && s.problems.empty();

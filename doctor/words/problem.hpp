@@ -1,5 +1,6 @@
-// The shape every words file gives a problem of the machine: a warning (the report shows it as
-// WARNING, with its file, why and fix) under the stable name docs/doctor.md lists.
+// The shape every words file gives a problem of the machine: cushim::problem under the stable name
+// docs/doctor.md lists, a warning (the report shows it as WARNING, with its file, why and fix)
+// whose error_code is ok: it is about the machine, not about a library this program loaded.
 #pragma once
 
 #include <string>
@@ -15,7 +16,7 @@ namespace words {
 
 inline machine::problem warning(const char* name, std::string what, std::string path, std::string why,
                                 std::string fix) {
-  return {name, std::move(what), std::move(path), std::move(why), std::move(fix)};
+  return {error_code::ok, false, std::move(what), std::move(path), std::move(why), std::move(fix), name};
 }
 
 // A problem told as a note where nobody asked for it (building without --build, headers of this

@@ -15,7 +15,6 @@ inline std::string own_loads_heading(const std::string& cudnn, const std::string
          " headers), made for real";
 }
 inline std::string own_checks_heading() { return "cushim-doctor's own checks"; }
-inline std::string kernel_module_differs() { return "the driver library and the kernel module differ"; }
 
 inline std::string cudnn_built_for(const std::string& cudnn, const std::string& cuda, const std::string& runtime) {
   return "cuDNN " + cudnn + " was built for CUDA " + cuda + " (cudnnGetCudartVersion); the CUDA runtime in use is " +

@@ -78,6 +78,23 @@ inline cushim::machine::problem dependency_missing(const std::string& file, cons
                  "install " + name + " where the system loader looks, or put its folder on " + variable);
 }
 
+// A failing GPU query or cudnnCreate in this doctor (`call` returned `result`), with its check's
+// why and fix (`help`), as the problem of the stack of programs like it.
+inline cushim::problem gpu_query_fails(const std::string& call, const std::string& result, const std::string& path,
+                                       const cushim::problem& help) {
+  return warning("gpu_query_fails", call + " returns " + result + " in this doctor", path, help.why, help.fix);
+}
+inline cushim::problem cudnn_create_fails(const std::string& status, const std::string& path,
+                                          const cushim::problem& help) {
+  return warning("cudnn_create_fails", "cudnnCreate returns " + status + " in this doctor", path, help.why, help.fix);
+}
+
+// An ERROR of this doctor's own explain() (`p`), as the problem of the stack of programs like it.
+inline cushim::problem own_load_fails(cushim::problem p) {
+  p.name = "own_load_fails";
+  return p;
+}
+
 // What a stack's problems are of in the answer (and the_environment).
 inline std::string of_machine() { return "the machine"; }
 inline std::string of_building() { return "building from source"; }

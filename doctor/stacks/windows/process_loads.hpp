@@ -87,7 +87,7 @@ inline void check_cudnn(const loader_input& in, const dependency_resolver& resol
       },
       context_text, fw);
   for (machine::problem& p : fw.problems) {
-    if (p.code == "cudnn_sublibrary_not_found") p.fix += extra_fix;
+    if (p.name == "cudnn_sublibrary_not_found") p.fix += extra_fix;
   }
 }
 
