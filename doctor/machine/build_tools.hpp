@@ -10,32 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "../os.hpp"
+#include "../words/build.hpp"
 #include "context.hpp"
+#include "host_compiler.hpp"
 #include "layout.hpp"
 #include "text_values.hpp"
 #include "toolkits.hpp"
-
-namespace cushim {
-namespace detail {
-namespace {
-namespace discovery {
-
-// A C++ compiler installed where its installer records it (Windows: a Visual Studio instance).
-struct host_compiler {
-  std::string name;              // "Visual Studio Build Tools 2022"
-  std::string version;           // "17.9.34622.214"
-  std::string root;              // its installation folder
-  std::string compiler;          // its newest cl.exe; empty without the C++ tools
-  std::string compiler_version;  // "19.39.33523"
-};
-
-}  // namespace discovery
-}  // namespace
-}  // namespace detail
-}  // namespace cushim
-
-#include "../os.hpp"
-#include "../words/build.hpp"
 #include CUSHIM_DOCTOR_OS_BUILD_TOOLS
 
 namespace cushim {

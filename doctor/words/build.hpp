@@ -2,12 +2,12 @@
 // nvcc needs, on Linux (c++ on PATH) and on Windows (Visual Studio or its Build Tools, whose
 // installer records each instance), the Visual Studio prompt torch's builds expect, the toolkit's
 // limit on the compiler and its cuDNN. `windows` says which platform's words a sentence takes.
-// Included by machine/build_tools.hpp, after discovery::host_compiler.
 #pragma once
 
 #include <string>
 
 #include <cushim/detail/path_list.hpp>
+#include "../machine/host_compiler.hpp"
 #include "../machine/machine.hpp"
 #include "problem.hpp"
 

@@ -2,12 +2,11 @@
 // records compilers, so none is listed as installed beside it.
 #pragma once
 
-// Included by ../build_tools.hpp, after discovery::host_compiler.
-
 #include <string>
 #include <vector>
 
 #include "../context.hpp"
+#include "../host_compiler.hpp"
 
 namespace cushim {
 namespace detail {

@@ -5,12 +5,11 @@
 // FileVersion.
 #pragma once
 
-// Included by ../build_tools.hpp, after discovery::host_compiler.
-
 #include <string>
 #include <vector>
 
 #include "../context.hpp"
+#include "../host_compiler.hpp"
 #include "../json_values.hpp"
 #include "../text_values.hpp"
 #include "layout.hpp"
