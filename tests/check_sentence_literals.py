@@ -39,8 +39,7 @@ LETTER = re.compile(r'[A-Za-z]')
 def literals(text):
     """(line, text) of each string literal, the pieces of an adjacent-literal concatenation joined
     as the compiler joins them; comments and #include lines are not code a person reads."""
-    pieces = []  # (start line, end offset, body) of the literal being joined
-    out = []
+    pieces = []  # (start line, end offset, body) of each literal, the last one still being joined
     for m in TOKEN.finditer(text):
         if m.group('string') is not None or m.group('raw') is not None:
             body = m.group('body') if m.group('string') is not None else m.group('raw_body').replace('\n', '\\n')
@@ -49,9 +48,7 @@ def literals(text):
                 pieces.append((line, m.end(), joined + body))
             else:
                 pieces.append((text.count('\n', 0, m.start()) + 1, m.end(), body))
-    for line, _, body in pieces:
-        out.append((line, body))
-    return out
+    return [(line, body) for line, _, body in pieces]
 
 
 def words(body):
