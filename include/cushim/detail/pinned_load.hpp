@@ -8,6 +8,7 @@
 
 #include "platform.hpp"
 #include "state.hpp"
+#include "words/files.hpp"
 
 namespace cushim {
 namespace detail {
@@ -34,7 +35,7 @@ class pinned_load {
     if (mapped.at && !pin_.same_as_mapped(mapped.at, mapped.size)) {
       platform::unload_library(result_.handle);
       result_.handle = nullptr;
-      changed_ = "the system loader mapped another file than the one cushim held: another file was put at its path";
+      changed_ = words::loader_mapped_another_file;
     }
   }
   pinned_load(const pinned_load&) = delete;
@@ -47,9 +48,7 @@ class pinned_load {
   // The system loader's refusal, when it refused the file pinned.
   const std::string& error() const { return result_.error; }
 
-  static constexpr const char* interrupted_text =
-      "the system loader waited on a FIFO for a writer that never comes (one put at its path, or where it "
-      "looks for a library this one needs), and cushim ended the wait";
+  static constexpr const char* interrupted_text = words::fifo_wait_ended;
 
  private:
   platform::file_pin pin_;
