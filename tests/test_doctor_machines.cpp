@@ -86,8 +86,24 @@ TEST_CASE("the H200 machine: the GPU works for torch, JAX and CuPy; onnxruntime 
       contains(r.out, "\n  NVIDIA driver 580.95.05: " + m.path("usr/local/cuda-13.0/compat/libcuda.so.1") +
                           " -> libcuda.so.580.95.05; the CUDA forward-compatibility package of the CUDA 13.0 toolkit " +
                           m.path("usr/local/cuda-13.0") + "; used by no stack found\n"));
+  // The driver the system loader finds serves every stack that reaches the GPU; torch loads every
+  // library of the cu13 wheel folder, as its process mapped them (gpu-machine-2026-12-04.md).
   CHECK(contains(r.out, "\n  NVIDIA driver 580.159.04: " + m.path("usr/local/nvidia/lib64/libcuda.so.1") +
-                            " -> libcuda.so.580.159.04; the NVIDIA driver, mounted by the NVIDIA container toolkit"));
+                            " -> libcuda.so.580.159.04; the NVIDIA driver, mounted by the NVIDIA container toolkit; "
+                            "used by torch in " +
+                            gpu.venv_path() + ", JAX in " + gpu.venv_path() + ", CuPy in " + gpu.venv_path() +
+                            ", programs built with cushim and CUDA runtime 13.0's headers\n"));
+  std::string wheels = gpu.site() + "/nvidia/cu13/lib/";
+  std::string pip = " (pip, " + gpu.venv_path() + "); used by torch in " + gpu.venv_path();
+  CHECK(contains(r.out, "\n  cuFFT 12.0.0.61: " + wheels + "libcufft.so.12; nvidia-cufft 12.0.0.61" + pip +
+                            ", JAX in " + gpu.venv_path() + "\n"));
+  CHECK(contains(r.out, "\n  cuRAND 10.4.0.35: " + wheels + "libcurand.so.10; nvidia-curand 10.4.0.35" + pip + "\n"));
+  CHECK(contains(r.out, "\n  cuSOLVER 12.0.4.66: " + wheels + "libcusolver.so.12; nvidia-cusolver 12.0.4.66" + pip +
+                            ", JAX in " + gpu.venv_path() + "\n"));
+  CHECK(contains(r.out, "\n  nvJitLink 13.0.88, CUDA 13: " + wheels + "libnvJitLink.so.13; nvidia-nvjitlink 13.0.88" +
+                            pip + "\n"));
+  CHECK(contains(r.out, "\n  NVRTC 13.0.88, CUDA 13: " + wheels + "libnvrtc.so.13; nvidia-cuda-nvrtc 13.0.88" + pip +
+                            ", JAX in " + gpu.venv_path() + ", CuPy in " + gpu.venv_path() + "\n"));
   // (b) The toolkit, for building: it has no cuDNN, and a build with it finds the distribution's library alone.
   CHECK(contains(r.out,
                  "\n  " + m.path("usr/local/cuda-13.0") +

@@ -625,3 +625,29 @@ TEST_CASE("a wheel under ~/.local (pip install --user) and PyTorch's torch/lib a
   probe_output no_env = run_probe(call);
   CHECK(no_env.get("cudnn.found_by") != "~/.local pip nvidia/cudnn");
 }
+
+// The system loader's search for the driver meets a FIFO (LD_LIBRARY_PATH first): the runtime's and
+// cuDNN's first calls that load the driver by name would wait on it forever. They return cushim's
+// "unavailable" answer instead, and explain() names the FIFO; the calls that never load the driver
+// still reach the libraries.
+TEST_CASE(
+    "a FIFO named libcuda.so.1 where the system loader looks: calls that would load the driver return, naming it") {
+  temp_tree tree;
+  const std::string fifo = tree.make_fifo("llp/libcuda.so.1");
+  probe_call call;
+  call.env["LD_LIBRARY_PATH"] = tree.path("llp");
+  probe_output out = run_probe(call);  // before: cudnnCreate never returned (the probe's 20 s limit)
+  INFO(out.text);
+  check_real_cudnn_from_cache(out);
+  CHECK(out.get("cudnnCreate") == std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)));
+  CHECK(out.get("cudnnGetVersion") == std::to_string(CUDNN_VERSION));  // never loads the driver
+  CHECK(out.rest.find("  WARNING: every call of cuDNN but cudnnGetVersion, cudnnGetCudartVersion, cudnnGetErrorString, "
+                      "cudnnGetProperty, cudnnGetLastErrorString and cudnnGetMaxDeviceVersion would load the driver, "
+                      "and returns CUDNN_STATUS_NOT_INITIALIZED instead: the system loader's search for libcuda.so.1 "
+                      "meets a FIFO, on which that load would wait forever\n    file: " +
+                      fifo + "\n") != std::string::npos);
+  CHECK(out.rest.find("  WARNING: every call of the CUDA runtime but cudaRuntimeGetVersion would load the driver, and "
+                      "returns cudaErrorSharedObjectInitFailed instead: the system loader's search for libcuda.so.1 "
+                      "meets a FIFO, on which that load would wait forever\n    file: " +
+                      fifo + "\n") != std::string::npos);
+}

@@ -1,7 +1,9 @@
 // First calls from many threads at once: each library is searched exactly once and every thread
 // sees the same result for the same function. cushim_probe --mode threads N (32, then 64) does the
 // racing in a fresh process (loading happens once a process); each scenario runs several times because a
-// race shows up only sometimes.
+// race shows up only sometimes. The hostile races of issue 33 (fork, cancellation, a file changed
+// under the load) run in loops of fresh processes: cushim_probe --mode loop (at the end).
+#include <cuda_runtime_api.h>
 #include <cudnn.h>
 #include <doctest/doctest.h>
 
@@ -39,6 +41,7 @@ struct expected {
   std::string cudnn_version;  // what cudnnGetVersion returned
   std::string cudnn_create;   // cudnnCreate's status; not checked when empty
   std::string error_string;   // cudnnGetErrorString(CUDNN_STATUS_SUCCESS)
+  std::string device_count;   // cudaGetDeviceCount's "status|count"; not checked when empty
 };
 
 void race(const test_support::environment& env, const expected& want) {
@@ -66,6 +69,7 @@ void race(const test_support::environment& env, const expected& want) {
     CHECK(out.get("cudart.path") == want.cudart_path);
     CHECK(out.get("value.cudnnGetVersion") == want.cudnn_version);
     if (!want.cudnn_create.empty()) CHECK(out.get("value.cudnnCreate") == want.cudnn_create);
+    if (!want.device_count.empty()) CHECK(out.get("value.cudaGetDeviceCount") == want.device_count);
     CHECK(out.get("value.cudnnGetErrorString") == want.error_string);
   }
 }
@@ -77,7 +81,7 @@ TEST_CASE("racing first calls with the fake libraries named by CUSHIM_CUDNN_PATH
   env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
   env["CUSHIM_CUDART_PATH"] = fixture("cudart_good", CUSHIM_CUDART_FILE);
   race(env, {fixture("cudnn_good", CUSHIM_CUDNN_FILE), fixture("cudart_good", CUSHIM_CUDART_FILE),
-             std::to_string(CUDNN_VERSION), "0", "CUDNN_STATUS_SUCCESS (fake)"});
+             std::to_string(CUDNN_VERSION), "0", "CUDNN_STATUS_SUCCESS (fake)", ""});
 }
 
 TEST_CASE("racing first calls with the real libraries found by the normal search") {
@@ -87,7 +91,21 @@ TEST_CASE("racing first calls with the real libraries found by the normal search
   REQUIRE(real_cudart != "");
   // cudnnCreate's status depends on the machine's driver and GPU; distinct.cudnnCreate=1 still holds.
   race(test_support::clean_environment(),
-       {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), "", "CUDNN_STATUS_SUCCESS"});
+       {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), "", "CUDNN_STATUS_SUCCESS", ""});
+}
+
+TEST_CASE("racing first calls while a FIFO named libcuda.so.1 is where the system loader looks: every call returns") {
+  std::string real_cudnn = test_support::ldconfig_path_of(CUSHIM_CUDNN_FILE);
+  std::string real_cudart = test_support::ldconfig_path_of(CUSHIM_CUDART_FILE);
+  REQUIRE(real_cudnn != "");
+  REQUIRE(real_cudart != "");
+  test_support::temp_tree tree;
+  tree.make_fifo("llp/libcuda.so.1");
+  test_support::environment env = test_support::clean_environment();
+  env["LD_LIBRARY_PATH"] = tree.path("llp");
+  // The calls that would load the driver get cushim's "unavailable" answer; the others reach cuDNN.
+  race(env, {real_cudnn, real_cudart, std::to_string(CUDNN_VERSION), std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)),
+             "CUDNN_STATUS_SUCCESS", std::to_string(int(cudaErrorSharedObjectInitFailed)) + "|0"});
 }
 
 TEST_CASE("racing first calls when the override is an empty folder: every thread gets the fallback") {
@@ -96,7 +114,7 @@ TEST_CASE("racing first calls when the override is an empty folder: every thread
   env["CUSHIM_CUDNN_PATH"] = empty.root();
   env["CUSHIM_CUDART_PATH"] = empty.root();
   race(env, {"", "", "0", std::to_string(int(CUDNN_STATUS_NOT_INITIALIZED)),
-             "cushim: cuDNN is unavailable; cushim::explain() says why and what to do"});
+             "cushim: cuDNN is unavailable; cushim::explain() says why and what to do", ""});
 }
 
 TEST_CASE("fork() while another thread loads cuDNN: the child sees the load finished, not half of it") {
@@ -256,4 +274,80 @@ TEST_CASE("a thread cancelled while a probe child runs unwinds, and the child is
   INFO(out.text);
   CHECK(out.get("thread.ended") == "cancelled");
   CHECK(out.get("children_left") == "none");
+}
+
+// --- Races repeated in fresh processes (cushim_probe --mode loop, tests/probe/race_loops.hpp) -----
+// Each loop runs its scenario at most loop_runs times or loop_seconds seconds, each run in a fresh
+// child with its own time limit, and fails at the first run that hangs, dies of a signal or answers
+// wrong; fewer than loop_min_runs runs in the time (a machine too slow to race) fails too. Under the
+// sanitizers a run costs ten times as much, and the loops stop sooner (the TSan stage runs this suite
+// alone). scripts/stress.sh runs the same loops for much longer.
+namespace {
+
+constexpr int loop_runs = 200;
+#if defined(__SANITIZE_ADDRESS__) || defined(CUSHIM_PROGRAMS_UNDER_ASAN) || defined(__SANITIZE_THREAD__)
+constexpr int loop_seconds = 5;
+#else
+constexpr int loop_seconds = 10;
+#endif
+constexpr int loop_min_runs = 20;
+
+void check_loop(const std::string& scenario, test_support::environment env) {
+  test_support::probe_call call;
+  call.args = {"--mode",
+               "loop",
+               scenario,
+               "--runs",
+               std::to_string(loop_runs),
+               "--seconds",
+               std::to_string(loop_seconds),
+               "--run-limit-ms",
+               "5000"};
+  call.env = std::move(env);
+  call.timeout = std::chrono::seconds(loop_seconds + 30);
+  test_support::probe_output out = test_support::run_probe(call);
+  INFO(out.text);
+  CHECK(out.get("loop.failed") == "0");
+  CHECK(std::atoi(out.get("loop.runs").c_str()) >= loop_min_runs);
+  MESSAGE(scenario << ": " << out.get("loop.runs") << " runs");
+}
+
+}  // namespace
+
+TEST_CASE(
+    "fork() while another thread makes its first calls, in fresh processes: every child forked meanwhile finishes") {
+#if defined(__SANITIZE_ADDRESS__) || defined(CUSHIM_PROGRAMS_UNDER_ASAN) || defined(__SANITIZE_THREAD__)
+  // The children forked while another thread runs allocate and start threads (each load's watcher):
+  // GCC 12's ASan allocator is not locked around fork(), and ThreadSanitizer refuses a thread started
+  // after a fork with threads (die_after_fork). The default and boost builds run this loop.
+  MESSAGE("skipped under the sanitizers: their runtimes do not support a child forked while other threads run");
+  return;
+#endif
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  env["CUSHIM_CUDART_PATH"] = fixture("cudart_good", CUSHIM_CUDART_FILE);
+  check_loop("fork-during-first-calls", env);
+}
+
+TEST_CASE(
+    "pthread_cancel of a thread inside its first calls, in fresh processes: it unwinds, the others' calls answer") {
+  check_loop("cancel-during-first-calls", for_cancellation(test_support::clean_environment()));
+}
+
+// The candidate (a copy of the fake cuDNN, which the loop makes the override) changed under its
+// first use by this process meanwhile: each child's answer is the copy loaded, of the right version,
+// or a refusal that says why (load_failed); never a hang, a signal or another file's answer.
+TEST_CASE(
+    "a FIFO renamed over the candidate during the first use, in fresh processes: loaded or refused, never a hang") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  check_loop("fifo-over-candidate", env);
+  check_loop("fifo-flips-candidate", env);
+}
+
+TEST_CASE(
+    "the candidate cut and written back during the first use, in fresh processes: loaded or refused, never SIGBUS") {
+  test_support::environment env = test_support::clean_environment();
+  env["CUSHIM_CUDNN_PATH"] = fixture("cudnn_good", CUSHIM_CUDNN_FILE);
+  check_loop("candidate-cut", env);
 }

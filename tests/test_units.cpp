@@ -134,7 +134,7 @@ std::string make_cache(const test_support::temp_tree& tree, std::string& lib_dir
                      lib_dir + "/ && echo " + lib_dir + " > " + root + "/ld.so.conf && /sbin/ldconfig -X -C " + root +
                      "/cache -f " + root + "/ld.so.conf";
   REQUIRE(std::system(copy.c_str()) == 0);
-  return std::string(map_small_file((root + "/cache").c_str()));
+  return std::string(small_file((root + "/cache").c_str()).bytes());
 }
 
 }  // namespace
@@ -176,7 +176,7 @@ TEST_CASE("ld.so.cache: finds a library by soname in a cache ldconfig wrote") {
 }
 
 TEST_CASE("the machine's own ld.so.cache lists what ldconfig -p shows") {
-  std::string cache(map_small_file("/etc/ld.so.cache"));
+  std::string cache(small_file("/etc/ld.so.cache").bytes());
   REQUIRE_FALSE(cache.empty());
   auto libc = ld_so_cache_paths(cache, "libc.so.6");
   REQUIRE_FALSE(libc.empty());

@@ -91,6 +91,15 @@ inline bool library_named(const std::string& file, named_library& out) {
   return cudnn_sublibrary_named(file, out) || nvrtc_builtins_named(file, out);
 }
 
+// How a framework's load names a file: "cuDNN" for libcudnn.so.9, "NVRTC builtins"; null for a file
+// that is none of cushim's libraries, or one of cuDNN's sub-libraries (reported with their library).
+inline const char* loaded_library_display(const std::string& file) {
+  named_library n;
+  if (!library_named(file, n) || (!n.sublibrary.empty() && n.sublibrary != "builtins")) return nullptr;
+  if (!n.sublibrary.empty()) return "NVRTC builtins";
+  return n.d->reports_driver ? "NVIDIA driver" : n.d->display_name;
+}
+
 // The component of a toolkit's version.json that gives a library's version ("cuda_cudart").
 inline const char* toolkit_component(const std::string& key) {
   struct row {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cushim/detail/descriptor.hpp>
+#include "../words/install.hpp"
 
 namespace cushim {
 namespace detail {
@@ -41,6 +42,20 @@ constexpr wheel_library jax_libraries[] = {
     {13, "cu13", "libcusparse.so.12"},       {13, "cu13", "libcusolver.so.12"},
     {13, "cu13", "libcufft.so.12"},          {13, "cudnn", "libcudnn.so.9"}};
 
+// torch/__init__.py on Linux: libtorch_global_deps.so (RTLD_GLOBAL), whose fallback names these
+// nvidia-* wheels; a torch 2.11.0+cu130 process mapped every one of them from the wheels'
+// folders after a conv2d and a matmul (gpu-machine-2026-12-04). Loaded besides its import walk.
+constexpr wheel_library torch_libraries[] = {
+    {12, "cuda_runtime", "libcudart.so.12"}, {12, "cublas", "libcublas.so.12"},
+    {12, "cublas", "libcublasLt.so.12"},     {12, "cufft", "libcufft.so.11"},
+    {12, "curand", "libcurand.so.10"},       {12, "cusolver", "libcusolver.so.11"},
+    {12, "cusparse", "libcusparse.so.12"},   {12, "nvjitlink", "libnvJitLink.so.12"},
+    {12, "cuda_nvrtc", "libnvrtc.so.12"},    {13, "cu13", "libcudart.so.13"},
+    {13, "cu13", "libcublas.so.13"},         {13, "cu13", "libcublasLt.so.13"},
+    {13, "cu13", "libcufft.so.12"},          {13, "cu13", "libcurand.so.10"},
+    {13, "cu13", "libcusolver.so.12"},       {13, "cu13", "libcusparse.so.12"},
+    {13, "cu13", "libnvJitLink.so.13"},      {13, "cu13", "libnvrtc.so.13"}};
+
 // CuPy 14 through cuda.pathfinder (load_nvidia_dynamic_lib: the site-packages wheels, then the
 // system loader by name): what a matmul and a kernel compiled at run time load; its CUDA runtime is
 // linked into it.
@@ -68,7 +83,7 @@ struct framework_spec {
   const char* cpu_distribution;  // the distribution that is its CPU-only build, when its files do not say; or null
   const char* cuda_install;      // how to install its CUDA build; "{cuda}" stands for a CUDA tag such as 124
   loader_model loader;
-  fixed_list<wheel_library> wheel_libraries;  // loader_model::wheel_libraries: what it loads
+  fixed_list<wheel_library> wheel_libraries;  // what it loads from the nvidia-* wheels (torch: besides its imports)
   const char* display_name;                   // how a sentence names it: "JAX", "CuPy"
   bool cpu_build_is_usual;                    // a CPU build is what most installs are: a note, not a problem
 };
@@ -90,9 +105,9 @@ constexpr framework_spec framework_specs[] = {
      {"torch/lib/torch_cuda.dll", nullptr},
      false,
      nullptr,
-     "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu{cuda}",
+     words::install_torch,
      loader_model::torch,
-     {},
+     torch_libraries,
      "torch",
      false},
     {"tensorflow",
@@ -111,7 +126,7 @@ constexpr framework_spec framework_specs[] = {
      {"tensorflow/python/_pywrap_tensorflow_internal.pyd", nullptr},
      false,
      nullptr,
-     "pip install \"tensorflow[and-cuda]\" (Linux; TensorFlow 2.10 was the last with GPU support on native Windows)",
+     words::install_tensorflow,
      loader_model::python_extension,
      {},
      "TensorFlow",
@@ -132,7 +147,7 @@ constexpr framework_spec framework_specs[] = {
      {"onnxruntime/capi/onnxruntime_providers_cuda.dll", nullptr},
      false,
      "onnxruntime",
-     "pip uninstall onnxruntime, then pip install onnxruntime-gpu (the two share the onnxruntime folder)",
+     words::install_onnxruntime,
      loader_model::python_extension,
      {},
      "onnxruntime",
@@ -153,7 +168,7 @@ constexpr framework_spec framework_specs[] = {
      {"paddle/base/libpaddle.pyd", "paddle/fluid/libpaddle.pyd", nullptr},
      false,
      nullptr,
-     "pip install paddlepaddle-gpu from the package index of a CUDA the driver supports",
+     words::install_paddle,
      loader_model::paddle,
      {},
      "Paddle",
@@ -174,7 +189,7 @@ constexpr framework_spec framework_specs[] = {
      {nullptr},
      true,
      nullptr,
-     "pip install \"jax[cuda12]\" (or jax[cuda13])",
+     words::install_jax,
      loader_model::wheel_libraries,
      jax_libraries,
      "JAX",
@@ -195,7 +210,7 @@ constexpr framework_spec framework_specs[] = {
      {nullptr},
      true,
      nullptr,
-     "pip install cupy-cuda12x (or cupy-cuda13x) for the CUDA major the driver supports",
+     words::install_cupy,
      loader_model::wheel_libraries,
      cupy_libraries,
      "CuPy",
@@ -216,8 +231,7 @@ constexpr framework_spec framework_specs[] = {
      {"cv2/cv2.pyd", nullptr},
      false,
      nullptr,
-     "build OpenCV from source with WITH_CUDA=ON, WITH_CUDNN=ON and OPENCV_DNN_CUDA=ON and install its Python "
-     "module in place of opencv-python (pip's opencv-python wheels are built without CUDA)",
+     words::install_opencv,
      loader_model::opencv,
      {},
      "OpenCV",

@@ -9,7 +9,8 @@
 //                [--reenter-from-log] [--configure-again] [--create-first] [--json]
 //                [--call-convolution] [--convolution-first] [--explain-first] [--preload FILE]...
 //                [--crash-handler] [--sigchld ignore|reap] [--log-throws-on-missing] [--configure-from-log]
-//                [--mode status | --mode threads N | --mode fork | --mode <a mode of hostile_modes.hpp>]
+//                [--mode status | --mode threads N | --mode fork | --mode <a mode of hostile_modes.hpp>
+//                 | --mode loop <a scenario of race_loops.hpp> [--runs N] [--seconds S] [--run-limit-ms T]]
 // --preload loads FILE with dlopen before cushim starts, as another framework in the process would.
 // --crash-handler installs SIGSEGV/SIGABRT handlers that exit 7, as a host's crash reporter would.
 // --sigchld ignore sets SIGCHLD to SIG_IGN (children are reaped by the kernel); --sigchld reap
@@ -47,6 +48,7 @@
 
 #ifndef _WIN32
 #include "hostile_modes.hpp"
+#include "race_loops.hpp"
 #endif
 
 namespace {
@@ -68,8 +70,12 @@ struct arguments {
   bool fork_mode = false;
   bool crash_handler = false;
   bool explain_first = false;
-  std::string sigchld;       // "ignore", "reap" or empty
-  std::string hostile_mode;  // a mode of hostile_modes.hpp
+  std::string sigchld;        // "ignore", "reap" or empty
+  std::string hostile_mode;   // a mode of hostile_modes.hpp
+  std::string loop_scenario;  // a scenario of race_loops.hpp, with its bounds
+  int loop_runs = 200;
+  int loop_seconds = 60;
+  long loop_run_limit_ms = 5000;
   int thread_count = 0;
   std::vector<std::string> preloads;
 };
@@ -165,6 +171,19 @@ bool parse_arguments(int argc, char** argv, arguments& a) {
       a.configure_again = true;
     } else if (arg == "--create-first") {
       a.create_first = true;
+      continue;
+    } else if (arg == "--mode" && i + 2 < argc && std::string(argv[i + 1]) == "loop") {
+      a.loop_scenario = argv[i + 2];
+      i += 2;
+      continue;
+    } else if (arg == "--runs" && value(v) && std::atoi(v.c_str()) > 0) {
+      a.loop_runs = std::atoi(v.c_str());
+      continue;
+    } else if (arg == "--seconds" && value(v) && std::atoi(v.c_str()) > 0) {
+      a.loop_seconds = std::atoi(v.c_str());
+      continue;
+    } else if (arg == "--run-limit-ms" && value(v) && std::atoi(v.c_str()) > 0) {
+      a.loop_run_limit_ms = std::atol(v.c_str());
       continue;
     } else if (arg == "--mode" && value(v)) {
       a.threads_mode = v == "threads";
@@ -630,6 +649,10 @@ int main(int argc, char** argv) {
     int status = hostile::run_mode(a.hostile_mode, a.opts);
     return status < 0 ? 2 : status;
   }
+  if (!a.loop_scenario.empty()) {
+    int status = race::run_loop(a.loop_scenario, a.loop_runs, a.loop_seconds, a.loop_run_limit_ms);
+    return status < 0 ? 2 : status;
+  }
   if (a.crash_handler) {
     struct sigaction reporter {};
     reporter.sa_handler = [](int) { ::_exit(7); };
@@ -638,7 +661,7 @@ int main(int argc, char** argv) {
   }
   if (a.fork_mode) return run_fork(a);
 #else
-  if (!a.hostile_mode.empty()) return 2;  // the hostile modes are POSIX's
+  if (!a.hostile_mode.empty() || !a.loop_scenario.empty()) return 2;  // the hostile modes are POSIX's
 #endif
   if (a.log_to_stderr || a.explain_from_log || a.reenter_from_log) {
     a.opts.log = a.reenter_from_log ? reenter_from_log : a.explain_from_log ? explain_from_log : log_to_stderr;

@@ -14,28 +14,32 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <new>
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <thread>
 
-extern "C" void* __dso_handle;
-extern "C" int __register_atfork(void (*)(), void (*)(), void (*)(), void*);
-
 namespace hostile {
 
-// Set by --mode signal-in-first-call: cushim's registration of its fork handlers raises SIGALRM
-// once, at the point where it used to sit inside a function-local static's initialisation.
-inline std::atomic<bool> alarm_in_atfork{false};
+// Set by --mode signal-in-first-call: the allocation of cushim's state raises SIGALRM once, in the
+// middle of the main thread's first call, while that thread makes the state.
+inline std::atomic<bool> alarm_in_state_allocation{false};
 
 }  // namespace hostile
 
-// glibc's pthread_atfork lives in libc_nonshared.a; this definition takes the program's own calls.
-extern "C" int pthread_atfork(void (*prepare)(), void (*parent)(), void (*child)()) {
-  if (hostile::alarm_in_atfork.exchange(false)) ::raise(SIGALRM);
-  return __register_atfork(prepare, parent, child, &__dso_handle);
+// The program's own operator new (and its delete), for that one allocation; otherwise malloc's.
+void* operator new(std::size_t size) {
+  if (size == sizeof(cushim::detail::shim_state) && hostile::alarm_in_state_allocation.exchange(false)) {
+    ::raise(SIGALRM);
+  }
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
 }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace hostile {
 
@@ -218,7 +222,7 @@ inline int signal_in_first_call() {
   struct sigaction call_in {};
   call_in.sa_handler = [](int) { version_in_handler = long(cudnnGetVersion()); };
   ::sigaction(SIGALRM, &call_in, nullptr);
-  alarm_in_atfork = true;
+  alarm_in_state_allocation = true;
   long version = long(cudnnGetVersion());
   std::cout << "handler.cudnnGetVersion=" << version_in_handler.load() << "\nmain.cudnnGetVersion=" << version
             << "\nthen.cudnnGetVersion=" << cudnnGetVersion() << '\n';

@@ -5,6 +5,7 @@
 #include <cudnn.h>
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -44,6 +45,7 @@ struct probe_call {
   std::vector<std::string> args;
   environment env = test_support::clean_environment();
   std::string working_dir;
+  std::chrono::milliseconds timeout{20000};
 };
 
 struct probe_output : key_values {
@@ -57,7 +59,7 @@ inline probe_output run_probe(const probe_call& call) {
   spec.args = call.args;
   spec.env = call.env;
   spec.working_dir = call.working_dir;
-  spec.timeout = std::chrono::seconds(20);
+  spec.timeout = call.timeout;
   test_support::process_result r = test_support::run_process(spec);
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.spawn_error == "");

@@ -134,6 +134,8 @@ def _setters(library: Library, stem: str, version: str, major: str, shimmed: str
             raise GenError(f"{library.key}: \"install_advice\" is a text or a hook, not both", EXIT_MISMATCH)
         hooks.append(("install_advice", f"{stem}_install_advice"))
     setters += [f"{field}(&{function})" for field, function in hooks]
+    if "driver_free_functions" in arrays:
+        setters.append(f"loads_driver_by_name_but_in({stem}_driver_free_functions)")
     return setters
 
 
@@ -146,9 +148,11 @@ def _arrays(library: Library, stem: str, major: str) -> tuple[list[str], set[str
              "pip_packages": [_pip_package(p) for p in record.pip_packages()],
              "zeroed_outputs": [c_string(f) for f in record.fallback.get("zeroed_outputs", [])],
              "text_outputs": [c_string(f) for f in record.fallback.get("text_outputs", [])],
-             "startup_functions": [c_string(f) for f in record.get("startup_functions", {}).get("names", [])]}
+             "startup_functions": [c_string(f) for f in record.get("startup_functions", {}).get("names", [])],
+             "driver_free_functions": [c_string(f) for f in record.get("driver_free_functions", {}).get("names", [])]}
     abouts = {"zeroed_outputs": record.fallback.get("about") if record.fallback.get("zeroed_outputs") else None,
-              "startup_functions": record.get("startup_functions", {}).get("about")}
+              "startup_functions": record.get("startup_functions", {}).get("about"),
+              "driver_free_functions": record.get("driver_free_functions", {}).get("about")}
     present = set()
     for name, items in lists.items():
         if not items:

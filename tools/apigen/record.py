@@ -41,6 +41,9 @@ The fields (tools/apigen/libraries.py lists the tables' ones), each optional unl
                    output it points at the text, "recorded": the status values a recording
                    fixture may return, "about"}
   startup_functions  {"names", "about"}: what a program calls on its own before main
+  driver_free_functions  {"names", "about"}: for a library that loads the driver by name as it
+                   starts, the calls that never do: the only ones made while a FIFO is named
+                   libcuda.so.1 where the system loader looks
   install_advice   {"posix", "windows"}: what to do when no copy is found, where "install it or
                    point cushim at it" does not apply
   calling_convention  the headers' calling-convention macro its stubs are declared with, or

@@ -16,6 +16,7 @@
 #include <cushim/detail/sublibrary_specs.hpp>
 #include <cushim/detail/posix/dependencies.hpp>
 #include "files.hpp"
+#include "../../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -151,23 +152,6 @@ inline int cuda_major_of_runpath(const std::string& path, std::string& source) {
   return 0;
 }
 
-// The CUDA libraries a framework's load is reported by: the file names' stems and their names.
-struct cuda_library_name {
-  const char* prefix;
-  const char* display;
-};
-constexpr cuda_library_name cuda_library_names[] = {
-    {"libcudart.so.", "CUDA runtime"}, {"libcudnn.so.", "cuDNN"}, {"libcublas.so.", "cuBLAS"},
-    {"libcublasLt.so.", "cuBLASLt"},   {"libnvrtc.so.", "NVRTC"}, {"libnvrtc-builtins.so.", "NVRTC builtins"}};
-
-// "cuDNN" for libcudnn.so.9; null for a file that is none of them.
-inline const char* cuda_library_display(const std::string& name) {
-  for (const cuda_library_name& n : cuda_library_names) {
-    if (name.compare(0, std::char_traits<char>::length(n.prefix), n.prefix) == 0) return n.display;
-  }
-  return nullptr;
-}
-
 // The cuDNN major of its main library's name (libcudnn.so.9: 9); 0 for any other name.
 inline int cudnn_major_of_main(const std::string& name) {
   for (int major : {7, 8, 9}) {
@@ -193,15 +177,6 @@ inline bool walk_into(const std::string& path) {
   return true;
 }
 
-inline std::string by_name_fix(const std::string& main, const std::string& file) {
-  return "install every file of that cuDNN release beside " + main + " (reinstall its wheel or archive: " + file +
-         " belongs to it), or put the folder that has the same release's " + file + " on LD_LIBRARY_PATH";
-}
-
-inline const char* by_name_places() {
-  return "LD_LIBRARY_PATH, the RUNPATH of cuDNN's main library, /etc/ld.so.cache, the system folders";
-}
-
 // --- Python environments -------------------------------------------------------------------
 
 constexpr const char* python_commands[] = {"python", "python3"};
@@ -210,7 +185,7 @@ constexpr const char* python_commands[] = {"python", "python3"};
 inline std::string command_file_name(const char* command) { return command; }
 
 // Where an environment's Python series was read when no file gave the full version.
-inline std::string series_source(const std::string& series) { return "the folder lib/python" + series; }
+inline std::string series_source(const std::string& series) { return discovery::words::python_folder_source(series); }
 constexpr const char* interpreter_names[] = {"python3", "python"};
 
 // The prefix an interpreter belongs to: <prefix>/bin/python3.

@@ -15,6 +15,7 @@
 #include <cushim/detail/windows/dependencies.hpp>
 #include <cushim/detail/sublibrary_specs.hpp>
 #include "files.hpp"
+#include "../../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -167,20 +168,6 @@ inline int cuda_major_named_by(const std::string& name) {
 // A DLL names no folders to search its dependencies in: nothing to read a CUDA major from.
 inline int cuda_major_of_runpath(const std::string&, std::string&) { return 0; }
 
-struct cuda_library_name {
-  const char* prefix;
-  const char* display;
-};
-constexpr cuda_library_name cuda_library_names[] = {
-    {"cudart64_", "CUDA runtime"}, {"cudnn64_", "cuDNN"}, {"cublas64_", "cuBLAS"}, {"cublasLt64_", "cuBLASLt"}};
-
-inline const char* cuda_library_display(const std::string& name) {
-  for (const cuda_library_name& n : cuda_library_names) {
-    if (starts_ignoring_case(name, n.prefix)) return n.display;
-  }
-  return nullptr;
-}
-
 inline int cudnn_major_of_main(const std::string& name) {
   for (int major : {7, 8, 9}) {
     if (pe_format::same_name_ignoring_case(name, cudnn_main_file(major))) return major;
@@ -199,12 +186,6 @@ inline const std::string& requester_for(const std::string& top, const std::strin
 // The system's own DLLs and API sets fit; nothing of theirs is walked.
 inline bool walk_into(const std::string& path) {
   return !is_api_set(path) && !pe_format::same_name_ignoring_case(parent_dir(path), system_folder());
-}
-
-inline const char* by_name_places() { return "the application's folder, System32, the Windows folder, PATH"; }
-
-inline std::string by_name_fix(const std::string&, const std::string&) {
-  return "put the folder with cuDNN's DLLs on PATH (activating a conda environment puts its Library\\bin there)";
 }
 
 // --- Python environments -------------------------------------------------------------------
@@ -240,9 +221,7 @@ inline std::vector<std::string> python_series_in(const std::string& prefix, std:
   return series;
 }
 
-inline std::string series_source(const std::string& series) {
-  return "the name of its python" + series.substr(0, 1) + series.substr(2) + ".dll";
-}
+inline std::string series_source(const std::string& series) { return discovery::words::python_dll_source(series); }
 
 inline std::vector<std::string> site_packages_of(const discovery::context&, const std::string& prefix,
                                                  const std::string&) {
@@ -348,8 +327,7 @@ inline std::vector<system_python> system_pythons(const discovery::context& ctx, 
 // What is worth knowing of the file a bare command starts.
 inline std::string command_note(const std::string& path) {
   if (path.find("\\Microsoft\\WindowsApps\\") == std::string::npos) return {};
-  return "the Microsoft Store's alias: unless Python was installed from the Store, it opens the Store instead of "
-         "running Python";
+  return discovery::words::store_alias();
 }
 
 }  // namespace platform

@@ -54,7 +54,7 @@ inline std::string nvidia_wheel_copy(const std::string& site, const std::string&
     std::string why;
     if (check_file(path).state == file_state::regular && inspect_file(path, why) == outcome::loaded) return path;
   }
-  searched.push_back(nvidia + "/*/lib (torch's own preload of the nvidia wheels)");
+  searched.push_back(discovery::words::torch_preload_place(nvidia));
   return {};
 }
 
@@ -83,7 +83,7 @@ inline void check_cudnn_loads(const loader_input& in, const std::vector<std::pai
   discovery::check_cudnn_by_name(
       discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },
-      "from " + fw.name + "'s process,", fw);
+      discovery::words::from_process(fw.name), fw);
 }
 
 // NVRTC's builtins as CuPy's process loads them (what it mapped on a real machine): the copy beside
@@ -123,21 +123,36 @@ inline void simulate_wheel_libraries(const loader_input& in, discovery::found_fr
       continue;
     }
     loaded.emplace_back(w.file, path);
-    if (cuda_library_display(w.file)) fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
+    if (discovery::loaded_library_display(w.file))
+      fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
     if (std::string(w.file).compare(0, 12, "libnvrtc.so.") == 0) {
       std::string builtins = builtins_beside(path);
       if (!builtins.empty()) fw.loads.push_back(discovery::describe_load(file_name_of(builtins), builtins, in.wheels));
     }
   }
   if (!missing.empty()) {
-    fw.problems.push_back(
-        {"framework_library_not_found", fw.name + " " + fw.version + " finds no " + joined(missing), in.site.dir,
-         fw.name + " loads " + missing.front() + " from its wheel's folder, else by name: it looked in " +
-             joined(first_searched) + ", and its CUDA support does not start without it",
-         "pip install --force-reinstall " + fw.distribution + "==" + fw.version + " with its CUDA wheels (" +
-             found.spec->cuda_install + ")"});
+    fw.problems.push_back(discovery::words::framework_library_not_found(fw, in.site.dir, missing, first_searched,
+                                                                        found.spec->cuda_install));
   }
   check_cudnn_loads(in, loaded, resolver, fw);
+}
+
+// What torch loads from the nvidia-* wheels besides its imports (framework_specs.hpp's
+// torch_libraries), where its environment has them.
+inline void add_wheel_loads(const loader_input& in, const discovery::found_framework& found,
+                            const dependency_resolver& resolver, machine::framework& fw) {
+  int major = std::atoi(fw.cuda.c_str());
+  for (const discovery::wheel_library& w : found.spec->wheel_libraries) {
+    std::string path = join_path(join_path(join_path(join_path(in.site.dir, "nvidia"), w.module), "lib"), w.file);
+    std::string why;
+    if (w.cuda_major != major || !resolver.loadable(path, why)) continue;
+    bool known = false;
+    for (const machine::library_load& load : fw.loads) known = known || load.name == w.file;
+    if (known) continue;
+    fw.loads.push_back(discovery::describe_load(w.file, path, in.wheels));
+    std::string builtins = std::string(w.file).compare(0, 12, "libnvrtc.so.") == 0 ? builtins_beside(path) : "";
+    if (!builtins.empty()) fw.loads.push_back(discovery::describe_load(file_name_of(builtins), builtins, in.wheels));
+  }
 }
 
 inline void simulate_framework_load(const loader_input& in, discovery::found_framework& found) {
@@ -147,21 +162,12 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
   resolver.assume_loaded({});  // a fresh Python process
   discovery::import_walk walk = walk_framework(in, found, resolver);
   for (const auto& f : walk.found) {
-    if (cuda_library_display(f.first)) fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
+    if (discovery::loaded_library_display(f.first))
+      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
   }
+  if (walk.missing.empty()) add_wheel_loads(in, found, resolver, fw);
   if (!walk.missing.empty()) {
-    const missing_dependency& m = walk.missing.front();
-    std::string advice = discovery::advice_for(m.name);
-    fw.problems.push_back(
-        {"import_fails",
-         fw.name + " cannot load " + file_name_of(fw.native_file) + ": " + m.name +
-             ": cannot open shared object file: No such file or directory",
-         m.needed_by(), discovery::dependency_sentence(m),
-         !advice.empty() ? advice
-                         : "reinstall " + fw.distribution + " with its dependencies (pip install --force-reinstall " +
-                               fw.distribution + "==" + fw.version +
-                               "), which brings the nvidia-* wheels it requires; or put a folder that has " + m.name +
-                               " on LD_LIBRARY_PATH"});
+    fw.problems.push_back(discovery::words::import_fails(fw, walk.missing.front()));
   }
   if (!in.state.library_path.empty()) {  // what the framework's own RUNPATH would give without LD_LIBRARY_PATH
     discovery::import_walk intended = walk_framework(in, found, in.state.without_path);
@@ -170,16 +176,7 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
       if (meant.empty() || meant == load.path) continue;
       machine::library_load other = discovery::describe_load(load.name, meant, in.wheels);
       if (!load.version.empty() && load.version == other.version) continue;
-      fw.problems.push_back(
-          {"shadowed_by_library_path",
-           "LD_LIBRARY_PATH puts another " + load.name + " before the one " + fw.name + " is built to load", load.path,
-           fw.name + " loads " + load.path + " (" + (load.version.empty() ? "version unknown" : load.version) +
-               ") from LD_LIBRARY_PATH, which the loader searches before the RUNPATH that leads to " + other.path +
-               " (" + (other.version.empty() ? "version unknown" : other.version) + ", " + other.version_source +
-               "): a library of another release than the one " + fw.name + " " + fw.version +
-               " was built and tested with",
-           "remove " + parent_dir(load.path) + " from LD_LIBRARY_PATH when running " + fw.name +
-               " (it comes first), or run it from an environment without that setting"});
+      fw.problems.push_back(discovery::words::shadowed_by_library_path(fw, load, other));
     }
   }
   check_cudnn_loads(in, walk.found, resolver, fw);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver.hpp"
 #include "libraries.hpp"
 #include "problems.hpp"
 #include "report.hpp"
@@ -41,6 +42,15 @@ inline void check_calls(report_library& lib) {
   for (const std::string& name : lib.missing_functions) {
     lib.call_problems.push_back(problems_of::missing_function(d, name, *lib.st));
   }
+}
+
+// A library whose calls load the driver by name, while a FIFO blocks that load: which of them get
+// the "unavailable" fallback (first_call.hpp), whether or not one was made yet.
+inline void check_driver_calls(report_library& lib) {
+  const library_descriptor& d = *lib.desc;
+  if (!d.loads_driver || lib.st->code != error_code::ok) return;
+  const std::string& fifo = driver_blocker();
+  if (!fifo.empty()) lib.problems.push_back(problems_of::driver_calls_blocked(d, platform::driver_file_name(), fifo));
 }
 
 inline report_library gather(library_state& state, const status& st) {
@@ -110,6 +120,7 @@ inline report build_report() {
   check_driver(r);
   for (report_library& lib : r.libraries) {
     if (lib.desc->hooks.cross_check) lib.desc->hooks.cross_check(r, lib);
+    check_driver_calls(lib);
     check_calls(lib);
   }
   return r;

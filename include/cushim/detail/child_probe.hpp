@@ -10,6 +10,7 @@
 #include <string>
 
 #include "os.hpp"
+#include "pinned_load.hpp"
 #include "platform.hpp"
 #include "probe_request.hpp"
 #include "state.hpp"
@@ -80,9 +81,8 @@ constexpr const char* load_only_request = "file";
 // In the child of a load_only_request: its steps, and the loader's refusal on a line of its own.
 inline void load_file_in_child(const std::string& path, int fd) {
   child_step(fd, "while loading");
-  platform::file_pin pin(path);
-  platform::load_result r = pin.unchanged() ? platform::load_library(path) : platform::load_result{};
-  if (!r.handle) platform::write_line(fd, "refused " + (pin.unchanged() ? r.error : pin.why()));
+  pinned_load load(path);
+  if (!load.handle()) platform::write_line(fd, "refused " + (load.changed().empty() ? load.error() : load.changed()));
   child_step(fd, "done");
 }
 

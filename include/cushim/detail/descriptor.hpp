@@ -137,6 +137,11 @@ struct library_descriptor {
   // Functions a program calls on its own before main and at exit (nvcc's registration of its
   // kernels): fail_fast never stops in them, so the program reaches main and its first real call.
   fixed_list<const char*> startup_functions;
+  // Its calls load the driver by name (the runtime's first calls; cuDNN's, through its own runtime),
+  // all but these and the startup functions: a FIFO where the system loader looks for the driver
+  // would keep them waiting forever (first_call.hpp checks first).
+  bool loads_driver = false;
+  fixed_list<const char*> driver_free_functions;
 };
 
 // One field of a copy set (describe_library's setters). Free functions: clang does not instantiate a
@@ -272,6 +277,10 @@ class describe_library {
   }
   constexpr describe_library startup_functions(fixed_list<const char*> v) const {
     return describe_library(with_field(d_, &library_descriptor::startup_functions, v));
+  }
+  constexpr describe_library loads_driver_by_name_but_in(fixed_list<const char*> driver_free) const {
+    return describe_library(with_field(with_field(d_, &library_descriptor::loads_driver, true),
+                                       &library_descriptor::driver_free_functions, driver_free));
   }
   // Hooks (library_hooks)
   constexpr describe_library before_version(outcome (*v)(candidate_check&)) const {

@@ -10,6 +10,7 @@
 #include "child_probe.hpp"
 #include "missing_dependency.hpp"
 #include "os.hpp"
+#include "pinned_load.hpp"
 #include "state.hpp"
 #include "search_list.hpp"
 #include CUSHIM_OS_DRIVER_FILES
@@ -46,10 +47,9 @@ inline int driver_cuda_version(platform::library_handle h) {
 // on fd first.
 inline void check_driver_in_child(const std::string& path, int fd) {
   child_step(fd, "while loading");
-  platform::file_pin pin(path);  // never a FIFO swapped in since the parent looked
-  platform::load_result r = pin.unchanged() ? platform::load_library(path) : platform::load_result{};
+  pinned_load load(path);  // never a FIFO swapped in since the parent looked
   child_step(fd, "in cuDriverGetVersion");
-  if (r.handle) driver_cuda_version(r.handle);
+  if (load.handle()) driver_cuda_version(load.handle());
   child_step(fd, "done");
 }
 
@@ -101,16 +101,16 @@ inline driver_status probe_driver() {
       d.attempts.push_back({rule_of(c), c.path, outcome::crashed, failure});
       continue;
     }
-    platform::file_pin pin(c.path, &fc);  // the file checked is the file loaded
-    platform::load_result r = pin.unchanged() ? platform::load_library(c.path) : platform::load_result{};
-    if (!r.handle) {
-      d.attempts.push_back({rule_of(c), c.path, outcome::load_failed,
-                            pin.unchanged() ? r.error : "changed between cushim's check and its load: " + pin.why()});
+    pinned_load load(c.path, &fc);  // the file checked is the file loaded
+    if (!load.handle()) {
+      d.attempts.push_back(
+          {rule_of(c), c.path, outcome::load_failed,
+           load.changed().empty() ? load.error() : "changed between cushim's check and its load: " + load.changed()});
       continue;
     }
-    int version = driver_cuda_version(r.handle);
+    int version = driver_cuda_version(load.handle());
     if (version < 0) {  // the stub copied or linked as libcuda.so.1, out of any stubs/ folder
-      platform::unload_library(r.handle);
+      platform::unload_library(load.handle());
       d.stubs.push_back(c.path);
       d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_by_answer_detail()});
       continue;
@@ -122,6 +122,32 @@ inline driver_status probe_driver() {
     break;  // stays loaded: the runtime would load the same file
   }
   return d;
+}
+
+// A FIFO where the system loader looks for the driver, met before any regular file there, in the
+// places the doctor's driver section lists (probe_driver): a load of the driver by name, the CUDA
+// runtime's and cuDNN's on their first calls that need it, would open it and wait for a writer
+// forever. Empty when there is none, or when the driver is in the process already (a load by name
+// then finds it there). Looked at once, before the first call that would load the driver: a few
+// stat() calls, and ld.so.cache's entries for the file, read once per process for every search.
+inline const std::string& driver_blocker() {
+  static std::mutex* looking = new std::mutex;
+  static const std::string* found = nullptr;
+  std::lock_guard<std::mutex> lock(*looking);
+  if (found) return *found;
+  std::string fifo;
+  if (platform::loaded_copy_path(platform::driver_file_name()).empty()) {
+    for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
+      if (c.kind != entry_kind::absolute) continue;
+      platform::file_check fc = platform::check_file(c.path);
+      if (fc.state == platform::file_state::regular) break;  // the loader takes it, or stops there
+      if (!fc.blocks_open) continue;
+      fifo = c.path;
+      break;
+    }
+  }
+  found = new std::string(std::move(fifo));
+  return *found;
 }
 
 // Probed once. Never destroyed: a report may be asked for at exit.

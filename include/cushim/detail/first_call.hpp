@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "driver.hpp"
 #include "fail_fast.hpp"
 #include "fallbacks.hpp"
 #include "libraries.hpp"
@@ -21,6 +22,13 @@ inline bool names_one_of(const fixed_list<const char*>& names, const char* name)
     if (std::strcmp(n, name) == 0) return true;
   }
   return false;
+}
+
+// Whether the call would make the library load the driver by name while a FIFO blocks that load
+// (driver_blocker): it gets the "unavailable" fallback, which the report explains (checks.hpp).
+inline bool waits_on_driver(const library_descriptor& d, const char* name) {
+  return d.loads_driver && !names_one_of(d.driver_free_functions, name) && !names_one_of(d.startup_functions, name) &&
+         !driver_blocker().empty();
 }
 
 // What a stub's first call found: the function to call, and whether it stays in the slot.
@@ -46,7 +54,7 @@ inline resolution resolve(library lib, const char* name, const char* group, plat
     if (may_stop) stop_the_process(d.display_name, name);
     return {unavailable, true};
   }
-  if (d.hooks.blocks_call && d.hooks.blocks_call(state, name, group)) {
+  if (waits_on_driver(d, name) || (d.hooks.blocks_call && d.hooks.blocks_call(state, name, group))) {
     if (may_stop) stop_the_process(d.display_name, name);
     return {unavailable, true};
   }

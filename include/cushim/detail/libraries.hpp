@@ -46,8 +46,7 @@ inline bool known_library(library lib) { return int(lib) >= 0 && int(lib) < libr
 // none of its concern.
 inline bool in_reports(const library_descriptor& d) { return d.shimmed || !d.opt_in; }
 
-// A library this build does not shim is "disabled" from the start and never loaded. The fork
-// handlers are registered last, once there is a state for them to guard.
+// A library this build does not shim is "disabled" from the start and never loaded.
 inline shim_state::shim_state() {
   for (int i = 0; i < library_count; ++i) {
     const library_descriptor& d = *descriptors[i];
@@ -59,9 +58,15 @@ inline shim_state::shim_state() {
     st.code = error_code::disabled;
     st.problems.push_back(problems_of::not_shimmed(d));
   }
+}
+
+// The fork handlers, registered as the module starts, before any thread can be inside cushim: a
+// fork that finds no state makes one, so that no thread can make one and begin a pass behind it.
+[[maybe_unused]] inline const bool fork_handlers_registered = [] {
   platform::on_fork([] { shim().forks.before_fork(); }, [] { shim().forks.after_fork_in_parent(); },
                     [] { shim().forks.after_fork_in_child(); });
-}
+  return true;
+}();
 
 }  // namespace
 }  // namespace detail

@@ -12,6 +12,7 @@
 #include "candidate_check.hpp"
 #include "child_probe.hpp"
 #include "os.hpp"
+#include "pinned_load.hpp"
 #include "problems.hpp"
 #include "search_order.hpp"
 #include "search_outcome.hpp"
@@ -42,9 +43,8 @@ class loader {
     child_fd_ = fd;
     const candidate c{"probe_in_child", path, entry_kind::absolute};
     stage("while loading");
-    platform::file_pin pin(c.path);  // never a FIFO swapped in since the parent looked
-    platform::load_result r = pin.unchanged() ? platform::load_library(c.path) : platform::load_result{};
-    if (r.handle) accept_loaded(r.handle, c, outcome::loaded);
+    pinned_load load(c.path);  // never a FIFO swapped in since the parent looked
+    if (load.handle()) accept_loaded(load.handle(), c, outcome::loaded);
     stage("done");
   }
 
@@ -205,17 +205,17 @@ class loader {
     }
     child_probe_settings probe = child_probe_settings_of(opts_);
     if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe)) return false;
-    platform::file_pin pin(c.path, &fc);  // the file checked is the file loaded
-    if (!pin.unchanged()) {
-      record(c, outcome::load_failed, "changed between cushim's check and its load: " + pin.why() + "; not loaded");
+    pinned_load load(c.path, &fc);  // the file checked is the file loaded, held until it is accepted
+    if (!load.changed().empty()) {
+      record(c, outcome::load_failed,
+             "changed between cushim's check and its load: " + load.changed() + "; not loaded");
       return false;
     }
-    platform::load_result r = platform::load_library(c.path);
-    if (!r.handle) {
-      explain_load_failure(c, r.error);
+    if (!load.handle()) {
+      explain_load_failure(c, load.error());
       return false;
     }
-    return accept_loaded(r.handle, c, outcome::loaded);
+    return accept_loaded(load.handle(), c, outcome::loaded);
   }
 
   // The bare name through the system's default DLL folders; what it finds is checked once loaded.

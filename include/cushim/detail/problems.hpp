@@ -264,6 +264,27 @@ inline problem driver_blocked(const std::string& driver_file, const std::string&
           "remove " + fifo + ", or take its folder out of " + platform::system_search_variable};
 }
 
+// A library's calls that would load the driver by name, refused while a FIFO blocks that load:
+// all but `driver_free` (named, with "and" before the last).
+inline problem driver_calls_blocked(const library_descriptor& d, const std::string& driver_file,
+                                    const std::string& fifo) {
+  std::string but;
+  std::size_t left = d.driver_free_functions.size();
+  for (const char* name : d.driver_free_functions) {
+    but += name + std::string(--left == 0 ? "" : left == 1 ? " and " : ", ");
+  }
+  return {error_code::not_found,
+          false,
+          std::string("every call of ") + d.in_sentence + " but " + but + " would load the driver, and returns " +
+              d.blocked_returns + " instead: the system loader's search for " + driver_file +
+              " meets a FIFO, on which that load would wait forever",
+          fifo,
+          std::string(d.display_name) + " loads the driver by name on the first call that needs it; cushim makes no " +
+              "such call while the FIFO is there",
+          "remove " + fifo + ", or take its folder out of " + platform::system_search_variable +
+              "; then restart the program"};
+}
+
 inline problem no_driver(const std::string& driver_file, std::size_t places, const std::string& advice) {
   return {error_code::not_found,
           false,

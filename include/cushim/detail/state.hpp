@@ -57,28 +57,42 @@ struct shim_state {
 };
 
 // Whether this thread is making cushim's state (the first shim() call): a call that re-enters cushim
-// meanwhile (a signal handler) must not reach shim() again, whose static is then half made.
+// meanwhile (a signal handler) must not reach shim() again, whose allocation is then half done.
 inline thread_local bool making_state_on_this_thread = false;
 
-// Never destroyed: stubs may be called from other objects' destructors at exit.
+// The state, once one is made. Not a function-local static: a fork while another thread makes it
+// would leave the child waiting forever on the static's guard, held by a thread the child lacks.
+inline std::atomic<shim_state*> made_state{nullptr};
+
+// Never destroyed: stubs may be called from other objects' destructors at exit. Threads that arrive
+// together each make one and all keep the first published; nothing waits, so neither does a child
+// forked meanwhile (it makes its own).
 inline shim_state& shim() {
-  static shim_state* s = [] {
-    making_state_on_this_thread = true;
-    shim_state* made = new shim_state;
-    making_state_on_this_thread = false;
-    return made;
-  }();
+  shim_state* s = made_state.load(std::memory_order_acquire);
+  if (s) return *s;
+  making_state_on_this_thread = true;
+  shim_state* made = new shim_state;
+  if (made_state.compare_exchange_strong(s, made, std::memory_order_acq_rel)) {
+    s = made;
+  } else {
+    delete made;
+  }
+  making_state_on_this_thread = false;
   return *s;
 }
 
 // A stretch of cushim's work that may take its locks: a fork by the program waits for it to end
-// (fork_gate.hpp).
+// (fork_gate.hpp), and so does a cancellation request (platform::cancellation_off), which is off
+// before the gate's own wait.
 class fork_pass {
  public:
   fork_pass() { shim().forks.enter(); }
   ~fork_pass() { shim().forks.leave(); }
   fork_pass(const fork_pass&) = delete;
   fork_pass& operator=(const fork_pass&) = delete;
+
+ private:
+  platform::cancellation_off no_cancellation_;
 };
 
 inline library_state& state_of(library lib) { return shim().libraries[int(lib)]; }
@@ -103,6 +117,7 @@ inline void call_log(log_function log, void* context, const std::string& line) {
   catching_all(
       [&] {
         inside mark;
+        platform::cancellation_off::callers_state callers;  // the program's code: its own cancellation
         log(line, context);
       },
       [] {},

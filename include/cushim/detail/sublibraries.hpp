@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "os.hpp"
+#include "pinned_load.hpp"
 #include "sorting.hpp"
 #include "sublibrary_specs.hpp"
 #include CUSHIM_OS_SUBLIBRARY_FINDER
@@ -131,14 +132,16 @@ inline void check_sublibrary(sublibrary& s, sublibrary_finder& finder) {
 // loader refuses, the dependency walk says why; on Windows, dependencies only PATH holds are then
 // loaded first and the file tried again. Sets usable and problem; keeps the handles in `loaded`.
 inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vector<platform::library_handle>& loaded) {
-  platform::file_pin pin(s.path);  // still a regular file: never a FIFO swapped in since it was found
-  if (!pin.unchanged()) {
-    s.usable = false;
-    s.problem = s.path + " changed since cushim found it: " + pin.why();
-    return false;
-  }
   platform::load_result r;
-  if (!sublibrary_finder::walk_before_load) r = platform::load_library(s.path);
+  if (!sublibrary_finder::walk_before_load) {
+    pinned_load load(s.path);  // still a regular file: never a FIFO swapped in since it was found
+    if (!load.changed().empty()) {
+      s.usable = false;
+      s.problem = s.path + " changed since cushim found it: " + load.changed();
+      return false;
+    }
+    r = {load.handle(), load.error(), false};
+  }
   if (!r.handle) {
     std::vector<missing_dependency> missing = finder.missing(s.path, load_kind::by_path);
     if (!missing.empty()) {

@@ -37,6 +37,9 @@ constexpr const char* cudart_startup_functions[] = {
     "__cudaRegisterSurface",
     "__cudaRegisterUnifiedTable",
     "__cudaUnregisterFatBinary"};
+// Measured with CUDA 13.0 and a FIFO named libcuda.so.1 where the system loader looks: every other
+// call waits on it (cudaGetErrorString and cudaGetLastError too); nvcc's registrations do not.
+constexpr const char* cudart_driver_free_functions[] = {"cudaRuntimeGetVersion"};
 
 inline constexpr library_descriptor cudart_descriptor =
     describe_library(library::cudart)
@@ -67,7 +70,8 @@ inline constexpr library_descriptor cudart_descriptor =
         .zeroed_outputs(cudart_zeroed_outputs)
         .startup_functions(cudart_startup_functions)
         .wrap(&cudart_hooks::wrap)
-        .cross_check(&cudart_hooks::cross_check);
+        .cross_check(&cudart_hooks::cross_check)
+        .loads_driver_by_name_but_in(cudart_driver_free_functions);
 
 }  // namespace
 }  // namespace detail

@@ -16,6 +16,16 @@ constexpr major_file cudnn_files[] = {{8, {"libcudnn.so.8", "cudnn64_8.dll"}}, {
 constexpr const char* cudnn_home_variables[] = {"CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT_DIR"};
 constexpr const char* cudnn_pip_packages[] = {"cudnn"};
 constexpr const char* cudnn_text_outputs[] = {"cudnnGetLastErrorString"};
+// cuDNN loads the driver through its own runtime (cudnnCreate, the cudnn*VersionCheck functions);
+// measured with cuDNN 9.19 and a FIFO named libcuda.so.1, these never wait on it. Every other call
+// is refused while one is there: no GPU work can follow (descriptors would be made for nothing).
+constexpr const char* cudnn_driver_free_functions[] = {
+    "cudnnGetVersion",
+    "cudnnGetCudartVersion",
+    "cudnnGetErrorString",
+    "cudnnGetProperty",
+    "cudnnGetLastErrorString",
+    "cudnnGetMaxDeviceVersion"};
 
 inline constexpr library_descriptor cudnn_descriptor =
     describe_library(library::cudnn)
@@ -49,7 +59,8 @@ inline constexpr library_descriptor cudnn_descriptor =
         .blocks_call(&cudnn_hooks::blocks_call)
         .complete_status(&cudnn_hooks::complete_status)
         .cross_check(&cudnn_hooks::cross_check)
-        .load_pending(&cudnn_hooks::load_pending);
+        .load_pending(&cudnn_hooks::load_pending)
+        .loads_driver_by_name_but_in(cudnn_driver_free_functions);
 
 }  // namespace
 }  // namespace detail

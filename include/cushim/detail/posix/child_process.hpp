@@ -21,6 +21,7 @@
 
 #include "../platform_types.hpp"
 #include "../probe_request.hpp"
+#include "system.hpp"
 
 namespace cushim {
 namespace detail {
@@ -87,6 +88,7 @@ inline void say_exit_status(int status, void*) { say_how_it_ends("exit", status)
 // parent names.
 inline void prepare_probe_child() {
   for (int fatal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) ::signal(fatal, SIG_DFL);
+  load_watch::unwatched_in_this_process = true;
 }
 
 // In a fork child, after prepare_probe_child: it says how it ends on `fd` before it does (a crash
@@ -265,6 +267,7 @@ inline child_run run_in_child(const probe_request& request, const std::string& /
   probe_child child(pid, fds[0]);
   run.ran = true;
   const long long deadline = monotonic_ms() + timeout_ms;
+  cancellation_off::callers_state callers;  // a wait of seconds: cancelling the thread ends it and the child
   for (bool open = true; open;) {
     long long left = deadline - monotonic_ms();
     if (left <= 0) {

@@ -2,10 +2,21 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -53,7 +64,9 @@ inline void dl_lock_reset_in_child() {
   __tsan_mutex_pre_unlock(dl_mutex_in_use(), 0);
   __tsan_mutex_post_unlock(dl_mutex_in_use(), 0);
 #endif
-  dl_mutex_in_use() = new std::recursive_mutex;
+  // A new one in the same place: one allocated beside it would leave the old one unreachable (a leak
+  // to LeakSanitizer, whose exit status 1 then hides the child's own).
+  new (dl_mutex_in_use()) std::recursive_mutex;
 }
 
 inline std::string loaded_path_of(library_handle h) {
@@ -164,6 +177,166 @@ inline std::vector<loaded_object> loaded_objects() {
       &objects);
   return objects;
 }
+
+// Where a loaded object holds the bytes of its file's start, as the system loader mapped them: its
+// ELF header and program headers (which a text relocation never touches), in the segment mapped
+// from offset 0. Null when no segment is (file_pin::same_as_mapped compares them with the file).
+struct mapped_bytes {
+  const void* at = nullptr;
+  std::size_t size = 0;
+};
+
+inline mapped_bytes mapped_file_start(library_handle h) {
+  struct link_map* map = nullptr;
+  std::lock_guard<std::recursive_mutex> lock(dl_mutex());
+  if (::dlinfo(h, RTLD_DI_LINKMAP, &map) != 0 || !map) return {};
+  struct search {
+    const struct link_map* map;
+    mapped_bytes found;
+  } s{map, {}};
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        search& s = *static_cast<search*>(data);
+        if (info->dlpi_addr != s.map->l_addr || !info->dlpi_name || std::strcmp(info->dlpi_name, s.map->l_name) != 0) {
+          return 0;
+        }
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+          if (segment.p_type != PT_LOAD || segment.p_offset != 0) continue;
+          const auto* header = reinterpret_cast<const ElfW(Ehdr)*>(info->dlpi_addr + segment.p_vaddr);
+          std::size_t headers = std::size_t(header->e_phoff) + std::size_t(header->e_phnum) * header->e_phentsize;
+          if (headers <= segment.p_filesz && headers <= 4096) s.found = {header, headers};
+          break;
+        }
+        return 1;
+      },
+      &s);
+  return s.found;
+}
+
+// A load by path watched from a thread of its own. Nobody ever writes to a FIFO that the system
+// loader opens (one put at the path since the pin looked, or one where it looks for a library the
+// file needs), and the load would never return, holding the loader's lock. Now and then (a load
+// that ends within 50 ms, nearly every one, is never looked at) the watcher asks the kernel where
+// the loading thread waits; found waiting for a FIFO's writer, it interrupts the wait with a signal,
+// so the loader's open fails (EINTR) and the load ends in a refusal. The signal is one ignored by default
+// whose disposition is still the default (SIGURG, else SIGWINCH), handled only for that moment and
+// unblocked in the loading thread during the load; a program that handles both keeps the wait.
+class load_watch {
+ public:
+  // `interrupted`: set, once the watch is over, to whether it interrupted a wait.
+  load_watch(const std::string& path, bool& interrupted)
+      : path_(path), loader_(pid_t(::syscall(SYS_gettid))), interrupted_out_(interrupted) {
+    if (unwatched_in_this_process) return;
+    sigset_t all;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &loader_mask_);  // the watcher takes none of the program's signals
+    started_ = ::pthread_create(&watcher_, nullptr, &watch, this) == 0;
+    sigset_t during = loader_mask_;
+    for (int signal : rescue_signals) ::sigdelset(&during, signal);
+    ::pthread_sigmask(SIG_SETMASK, &during, nullptr);
+  }
+  ~load_watch() {
+    if (started_) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        done_ = true;
+      }
+      done_changed_.notify_all();
+      ::pthread_join(watcher_, nullptr);
+    }
+    interrupted_out_ = interrupted_;
+    if (!unwatched_in_this_process) ::pthread_sigmask(SIG_SETMASK, &loader_mask_, nullptr);
+  }
+  load_watch(const load_watch&) = delete;
+  load_watch& operator=(const load_watch&) = delete;
+
+  // A probe_in_child child's loads are not watched: its parent ends it when it takes too long (and a
+  // thread started in the child of a process with threads is what ThreadSanitizer refuses).
+  static inline bool unwatched_in_this_process = false;
+
+ private:
+  static constexpr int rescue_signals[] = {SIGURG, SIGWINCH};
+
+  static void* watch(void* self) {
+    static_cast<load_watch*>(self)->watch_loader();
+    return nullptr;
+  }
+
+  // After 50 ms, then twice as long each time, up to 0.8 s: a load that waits on a FIFO waits for
+  // good, and a slow one (a large library from a slow disk, or under valgrind) is seldom looked at.
+  void watch_loader() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (int ms = 50; !done_changed_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return done_; });
+         ms = std::min(2 * ms, 800)) {
+      lock.unlock();
+      const bool rescued = waits_on_fifo() && interrupt();
+      lock.lock();
+      interrupted_ = interrupted_ || rescued;
+    }
+  }
+
+  // The kernel's name for where the loading thread sleeps; wait_for_partner: a FIFO's open, waiting
+  // for the other end. A kernel that shows no name (0): in an open, while its path is now a FIFO.
+  bool waits_on_fifo() const {
+    const std::string task = "/proc/self/task/" + std::to_string(loader_) + "/";
+    std::string where = first_line_of(task + "wchan");
+    if (where == "wait_for_partner") return true;
+    if (!where.empty() && where != "0") return false;
+    std::string call = first_line_of(task + "syscall");
+    const bool opening = call.rfind(std::to_string(SYS_openat) + " ", 0) == 0;
+    struct stat st;
+    return opening && ::stat(path_.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+  }
+
+  static std::string first_line_of(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return {};
+    char text[128];
+    ssize_t n = ::read(fd, text, sizeof text);
+    ::close(fd);
+    if (n <= 0) return {};
+    std::string line(text, std::size_t(n));
+    return line.substr(0, line.find('\n'));
+  }
+
+  static inline std::atomic<unsigned> signals_taken{0};
+  static void take_signal(int) { signals_taken.fetch_add(1); }
+
+  // The first rescue signal at its default disposition, handled without SA_RESTART until the
+  // loading thread has taken it (at most a second): given back as soon as the thread leaves its
+  // wait, before it takes the signal, the default would discard it and the open start again.
+  bool interrupt() const {
+    for (int signal : rescue_signals) {
+      struct sigaction wake = {};
+      struct sigaction before = {};
+      wake.sa_handler = &take_signal;
+      ::sigfillset(&wake.sa_mask);
+      if (::sigaction(signal, &wake, &before) != 0) continue;
+      if (before.sa_handler != SIG_DFL || (before.sa_flags & SA_SIGINFO) != 0) {
+        ::sigaction(signal, &before, nullptr);  // the program's own: given back at once
+        continue;
+      }
+      const unsigned taken = signals_taken.load();
+      ::syscall(SYS_tgkill, ::getpid(), loader_, signal);
+      for (int waited_ms = 0; waited_ms < 1000 && signals_taken.load() == taken; ++waited_ms) ::usleep(1000);
+      ::sigaction(signal, &before, nullptr);
+      return signals_taken.load() != taken;
+    }
+    return false;
+  }
+
+  std::string path_;
+  pid_t loader_;
+  bool& interrupted_out_;
+  sigset_t loader_mask_;
+  pthread_t watcher_{};
+  bool started_ = false;
+  std::mutex mutex_;
+  std::condition_variable done_changed_;
+  bool done_ = false;
+  bool interrupted_ = false;
+};
 
 // The system loader itself: the default backend. With CUSHIM_USE_BOOST_DLL, boost_dll_backend.hpp
 // loads and unloads through Boost.DLL instead, and keeps these for the references find_loaded takes.

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,11 +17,21 @@
 
 #include "../byte_source.hpp"
 #include "../platform_types.hpp"
+#include "../words/files.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 namespace platform {
+
+// A regular file as stat() found it: what tells it from another file, or from itself rewritten.
+inline file_check regular_file_of(const struct stat& st) {
+  return {file_state::regular,
+          {},
+          {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)},
+          std::uint64_t(st.st_size),
+          std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
 
 // stat() follows symlinks, so a dangling link reads as absent and a loop as ELOOP; nothing is
 // opened, so a FIFO or device named like the library cannot block or be read. `folder_seen`: the
@@ -45,11 +56,7 @@ inline file_check check_file(const std::string& path, bool folder_seen = false) 
     return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}, 0, 0, S_ISFIFO(st.st_mode)};
   }
   if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno), {}};
-  return {file_state::regular,
-          {},
-          {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)},
-          std::uint64_t(st.st_size),
-          std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+  return regular_file_of(st);
 }
 
 // check_file for an entry of a search list, whose folder is often absent: the folder is looked at
@@ -63,28 +70,77 @@ inline file_check check_file_in_listed_folder(const std::string& path) {
   return check_file(path);
 }
 
-// A file about to be loaded, looked at once more just before the loader's own open: what is at the
-// path must still be a regular file (a FIFO swapped in would block the loader for good) and, when
-// cushim checked it before, that very file, unchanged (a file truncated since may raise SIGBUS in
-// the loader). Linux has no way to pin a path to a file, so what remains is the few microseconds
-// between this look and the loader's open (dlopen of /proc/self/fd/N would pin it, but the loaded
-// library's $ORIGIN would then be /proc/self/fd, and cuDNN finds its sub-libraries by $ORIGIN).
+// A file about to be loaded, held open from just before the load until cushim is done with the copy
+// it loaded (docs/checks.md, "What is checked, in order", 1). What the path names must still
+// be a regular file (opened without waiting: a FIFO swapped in is seen, never waited on) and, when
+// cushim checked it before, that very file, unchanged. A read lease then keeps every other process
+// from opening it for writing or cutting it until the pin is released (their open or truncate
+// waits), so neither the system loader nor cushim's calls into the copy meet a file cut under their
+// mapping (SIGBUS); a file another process has open for writing is being written, and is refused.
+// Linux grants a lease to the file's owner (or CAP_LEASE) on a file system that has them: for a
+// file another user owns, or on NFS, only the checks remain. What the loader mapped is compared with
+// the held file afterwards (same_as_mapped), since the loader opens the path itself: Linux has no
+// way to load a file through a descriptor without its $ORIGIN becoming /proc/self/fd.
 class file_pin {
  public:
   explicit file_pin(const std::string& path, const file_check* checked = nullptr) {
-    file_check now = check_file(path, true);
-    if (now.state != file_state::regular) {
-      why_ = now.state == file_state::not_a_file ? "it is now " + now.detail : now.detail;
-    } else if (checked &&
-               (now.identity != checked->identity || now.size != checked->size || now.modified != checked->modified)) {
-      why_ = "another file is at its path now, or it was rewritten";
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) {
+      why_ = errno == ENOENT ? "no such file" : std::strerror(errno);
+      return;
+    }
+    struct stat opened;
+    if (::fstat(fd_, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+      why_ = words::no_longer_regular_file;
+      return;
+    }
+    if (checked && !same_file(opened, *checked)) {
+      why_ = words::file_replaced;
+      return;
+    }
+    // SIGURG, ignored unless a handler takes it, is what a writer's attempt would raise in the moment
+    // before the owner is cleared (SIGIO, the default, would end the process).
+    ::fcntl(fd_, F_SETSIG, SIGURG);
+    if (::fcntl(fd_, F_SETLEASE, F_RDLCK) != 0) {
+      if (errno == EAGAIN) why_ = words::file_being_written;
+      return;  // EACCES (another user's file), EINVAL (no leases here): held, not leased
+    }
+    ::fcntl(fd_, F_SETOWN, 0);  // a writer's attempt then waits, signalling no one
+    struct stat leased;
+    if (::fstat(fd_, &leased) != 0 || !same_file(leased, regular_file_of(opened))) {
+      why_ = words::file_replaced;
     }
   }
+  ~file_pin() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lease
+  }
+  file_pin(const file_pin&) = delete;
+  file_pin& operator=(const file_pin&) = delete;
 
   bool unchanged() const { return why_.empty(); }
   const std::string& why() const { return why_; }
 
+  // Whether the `size` bytes at `mapped` (4 KiB at most) are the held file's first bytes.
+  bool same_as_mapped(const void* mapped, std::size_t size) const {
+    char bytes[4096];
+    if (size > sizeof bytes) return false;
+    std::size_t got = 0;
+    while (got < size) {
+      ssize_t n = ::pread(fd_, bytes + got, size - got, off_t(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      got += std::size_t(n);
+    }
+    return std::memcmp(bytes, mapped, size) == 0;
+  }
+
  private:
+  static bool same_file(const struct stat& st, const file_check& checked) {
+    file_check now = regular_file_of(st);
+    return now.identity == checked.identity && now.size == checked.size && now.modified == checked.modified;
+  }
+
+  int fd_ = -1;
   std::string why_;
 };
 

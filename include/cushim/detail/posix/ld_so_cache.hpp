@@ -3,12 +3,13 @@
 #pragma once
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -150,25 +151,41 @@ inline std::vector<std::pair<std::string, std::string>> ld_so_cache_entries(
   return entries;
 }
 
-// A small file's bytes, mapped read-only and never unmapped (the cache is read for the life of the
-// process, at exit too); empty when it cannot be read or is larger than `limit`, which no cache is.
-inline std::string_view map_small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return {};
-  struct stat st;
-  void* bytes = MAP_FAILED;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && std::uint64_t(st.st_size) <= limit) {
-    bytes = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+// A small file's bytes, read into memory; none when it cannot be read or is larger than `limit`,
+// which no cache is. Read, not mapped: a file cut while mapped (cp over it) raises SIGBUS in whoever
+// reads the mapping next, and cushim reads the cache at any later search. The buffer is not zeroed
+// first (the read fills it).
+class small_file {
+ public:
+  explicit small_file(const char* path, std::size_t limit = std::size_t(64) << 20) {
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return;
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && std::uint64_t(st.st_size) <= limit) {
+      const std::size_t size = std::size_t(st.st_size);
+      bytes_.reset(new char[size]);
+      while (size_ < size) {
+        ssize_t n = ::pread(fd, bytes_.get() + size_, size - size_, off_t(size_));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  // a file cut meanwhile: what was read, which the lookup bounds-checks
+        size_ += std::size_t(n);
+      }
+    }
+    ::close(fd);
   }
-  ::close(fd);
-  if (bytes == MAP_FAILED) return {};
-  return {static_cast<const char*>(bytes), std::size_t(st.st_size)};
-}
 
-// /etc/ld.so.cache (under the system root) as this process found it, mapped once.
+  std::string_view bytes() const { return {bytes_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  std::size_t size_ = 0;
+};
+
+// /etc/ld.so.cache (under the system root) as this process found it, read once and never freed (the cache is read for
+// the life of the process, at exit too).
 inline std::string_view system_ld_so_cache() {
-  static const std::string_view bytes = map_small_file(system_path("/etc/ld.so.cache").c_str());
-  return bytes;
+  static const small_file* cache = new small_file(system_path("/etc/ld.so.cache").c_str());
+  return cache->bytes();
 }
 
 }  // namespace platform

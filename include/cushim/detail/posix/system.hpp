@@ -44,6 +44,49 @@ inline std::vector<std::string> environment_names() {
 // Linux lists hold no variable references.
 inline std::string expand_environment(const std::string& text) { return text; }
 
+// cushim's own work (a fork_pass) is no cancellation point: a thread cancelled inside it unwound out
+// of a close() in a destructor (std::terminate), and could have unwound out of the system loader with
+// its lock held. A cancellation request waits, as for any function that is none, until the thread
+// reaches one; the program's own code that cushim calls (the log callback) and the wait for a probe
+// child run in the caller's own state, so a request acts there, and the thread unwinds through cushim.
+class cancellation_off {
+ public:
+  cancellation_off() {
+    if (depth_++ == 0) ::pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &callers_);
+  }
+  ~cancellation_off() {
+    if (--depth_ == 0) ::pthread_setcancelstate(callers_, nullptr);
+  }
+  cancellation_off(const cancellation_off&) = delete;
+  cancellation_off& operator=(const cancellation_off&) = delete;
+
+  // Inside cushim's work, the caller's state again; cushim's work nested in it (explain() from the
+  // log callback) is again none.
+  class callers_state {
+   public:
+    callers_state() : outer_depth_(depth_) {
+      if (outer_depth_ == 0) return;
+      ::pthread_setcancelstate(callers_, &ours_);
+      depth_ = 0;
+    }
+    ~callers_state() {
+      if (outer_depth_ == 0) return;
+      depth_ = outer_depth_;
+      ::pthread_setcancelstate(ours_, nullptr);
+    }
+    callers_state(const callers_state&) = delete;
+    callers_state& operator=(const callers_state&) = delete;
+
+   private:
+    int outer_depth_;
+    int ours_ = PTHREAD_CANCEL_DISABLE;
+  };
+
+ private:
+  static inline thread_local int depth_ = 0;
+  static inline thread_local int callers_ = PTHREAD_CANCEL_ENABLE;
+};
+
 // Handlers run around fork() by the forking thread (removed by glibc when a module is unloaded).
 inline void on_fork(void (*prepare)(), void (*in_parent)(), void (*in_child)()) {
   ::pthread_atfork(prepare, in_parent, in_child);

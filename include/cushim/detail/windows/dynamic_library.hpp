@@ -71,6 +71,18 @@ inline load_result load_failure(DWORD code) {
 
 inline std::string loaded_path_of(library_handle h) { return module_file_name(h); }
 
+// The pin (file_pin) denies renames and writes from before the load until after it, so the file the
+// loader maps is the one held: nothing to compare, and no FIFO can be put at its path meanwhile.
+struct mapped_bytes {
+  const void* at = nullptr;
+  std::size_t size = 0;
+};
+inline mapped_bytes mapped_file_start(library_handle) { return {}; }
+class load_watch {
+ public:
+  load_watch(const std::string&, bool& interrupted) { interrupted = false; }
+};
+
 // The system loader itself: the default backend. With CUSHIM_USE_BOOST_DLL, boost_dll_backend.hpp
 // loads and unloads through Boost.DLL instead, and keeps these for the references find_loaded takes.
 namespace native {

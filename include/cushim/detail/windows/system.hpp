@@ -79,6 +79,16 @@ inline std::string module_file_name(HMODULE module) {
 // Windows has no fork.
 inline void on_fork(void (*)(), void (*)(), void (*)()) {}
 
+// Windows has no thread cancellation: nothing to turn off.
+class cancellation_off {
+ public:
+  cancellation_off() {}
+  class callers_state {
+   public:
+    callers_state() {}
+  };
+};
+
 // Windows has no LD_PRELOAD.
 inline bool preloaded_by_environment(const std::string&) { return false; }
 
