@@ -13,6 +13,7 @@
 #include "pinned_load.hpp"
 #include "platform.hpp"
 #include "probe_request.hpp"
+#include "problems.hpp"
 #include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
 #include CUSHIM_OS_DEPENDENCIES
@@ -44,23 +45,19 @@ inline child_probe_settings child_probe_settings_of(const options& opts) {
                                       : ""};
 }
 
-// In the child: the step it is about to take ("while loading", "in cudnnGetVersion").
+// In the child: the step it is about to take (step_texts: "while loading", "in cudnnGetVersion").
 inline void child_step(int fd, const std::string& where) { platform::write_line(fd, "step " + where); }
+
+constexpr const char* done_step = "done";  // a child's last step, once it took every other
 
 // Empty when the child took every step (its last is "done") and exited 0; else how it ended and
 // in which step: "crashed with SIGSEGV in cudnnGetVersion".
 inline std::string child_failure(const platform::child_run& run, int timeout_ms) {
   std::size_t at = run.output.rfind("step ");
-  std::string where =
-      at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
-  if (where == "done" && run.exit_status == 0) return {};
-  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
-                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
-                    : run.end_unseen
-                        ? "ended in a way this process could not see (a handler of this process took its exit "
-                          "status: SIGCHLD ignored, or children reaped elsewhere)"
-                        : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
-  return how + " " + where + ", in a child process (probe_in_child); never loaded in this one";
+  std::string where = at == std::string::npos ? step_texts::before_loading
+                                              : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
+  if (where == done_step && run.exit_status == 0) return {};
+  return attempt_texts::child_failure(run, where, timeout_ms);
 }
 
 // For a child that did not finish while it loaded `path`: the FIFO that kept it waiting, where the
@@ -68,10 +65,7 @@ inline std::string child_failure(const platform::child_run& run, int timeout_ms)
 // NVIDIA's libraries load by name as they start); then `cause` says so. Empty when there is none.
 inline std::string fifo_blocking_load(const std::string& path, std::string& cause) {
   std::string name, fifo = platform::dependency_resolver().blocker_of_load(path, platform::driver_file_name(), name);
-  if (!fifo.empty()) {
-    cause =
-        "the system loader's search for " + name + ", which loading it needs, meets " + fifo + ", " + fifo_blocks_text;
-  }
+  if (!fifo.empty()) cause = attempt_texts::load_meets_fifo(name, fifo);
   return fifo;
 }
 
@@ -80,10 +74,10 @@ constexpr const char* load_only_request = "file";
 
 // In the child of a load_only_request: its steps, and the loader's refusal on a line of its own.
 inline void load_file_in_child(const std::string& path, int fd) {
-  child_step(fd, "while loading");
+  child_step(fd, step_texts::loading);
   pinned_load load(path);
   if (!load.handle()) platform::write_line(fd, "refused " + (load.changed().empty() ? load.error() : load.changed()));
-  child_step(fd, "done");
+  child_step(fd, done_step);
 }
 
 // Empty when the request passed in a child, or when no child could be made: the candidate is then
@@ -100,9 +94,7 @@ inline std::string failure_in_child(const probe_request& request, const child_pr
     run = platform::run_in_child(request, probe.program, probe.timeout_ms);
   }
   static std::atomic<bool> noted{false};
-  if (!run.ran && !noted.exchange(true)) {
-    add_note("probe_in_child: " + run.why_no_child + "; candidates are loaded in this process, as without it");
-  }
+  if (!run.ran && !noted.exchange(true)) add_note(notes_of::no_probe_child(run.why_no_child));
   std::size_t refused = run.output.rfind("refused ");
   if (refusal && refused != std::string::npos && (refused == 0 || run.output[refused - 1] == '\n')) {
     *refusal = run.output.substr(refused + 8, run.output.find('\n', refused) - refused - 8);

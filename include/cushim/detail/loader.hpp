@@ -42,17 +42,17 @@ class loader {
   void check_in_child(const std::string& path, int fd) {
     child_fd_ = fd;
     const candidate c{"probe_in_child", path, entry_kind::absolute};
-    stage("while loading");
+    stage(step_texts::loading);
     pinned_load load(c.path);  // never a FIFO swapped in since the parent looked
     if (load.handle()) accept_loaded(load.handle(), c, outcome::loaded);
-    stage("done");
+    stage(done_step);
   }
 
  private:
   void search() {
     status& st = lib_.st;
     st.compiled_version = d_.compiled_version;
-    if (logging()) log(std::string("searching for ") + compiled_file_name(d_));
+    if (logging()) log(log_texts::searching(compiled_file_name(d_)));
     note_ignored_override();
     // A copy already in the process comes first even before an override: two copies of one
     // library in a process break both.
@@ -82,16 +82,14 @@ class loader {
   // A log callback is set, and this is not a probe_in_child child: only then are lines built.
   bool logging() const { return opts_.log && child_fd_ < 0; }
 
-  void log(const std::string& text) { log_line(opts_, std::string("cushim: ") + d_.display_name + ": " + text); }
+  void log(const std::string& text) { log_line(opts_, log_texts::line(d_, text)); }
 
   // Every candidate is counted; the first entries of a long list with one outcome are recorded and
   // logged one by one (attempt_log.hpp).
   void record(const candidate& c, outcome result, std::string_view detail = {}) {
     if (!tried_.counts_one_by_one(list_of(c), result)) return;
     std::string rule = rule_of(c);
-    if (logging()) {
-      log(rule + " " + c.path + ": " + to_string(result) + (detail.empty() ? "" : " (" + std::string(detail) + ")"));
-    }
+    if (logging()) log(log_texts::attempt(rule, c.path, result, detail));
     tried_.add(std::move(rule), c.path, result, detail);
   }
 
@@ -116,7 +114,7 @@ class loader {
     std::string path;
     platform::library_handle h = platform::find_loaded(compiled_file_name(d_), path);
     if (!h) return false;
-    candidate c{"already loaded in this process", path, entry_kind::absolute};
+    candidate c{attempt_texts::already_loaded_rule, path, entry_kind::absolute};
     candidate wanted{};
     if (override_candidate(d_, opts_, wanted) && platform::identity_of(wanted.path) != platform::identity_of(path)) {
       lib_.st.problems.push_back(problems_of::other_copy_already_loaded(d_, wanted.rule, wanted.path, path));
@@ -167,21 +165,21 @@ class loader {
 
   bool try_candidate(const candidate& c) {
     if (c.kind == entry_kind::empty) {
-      record(c, outcome::skipped_empty, "an empty entry means the current folder to the system loader; never searched");
+      record(c, outcome::skipped_empty, attempt_texts::empty_entry);
       return false;
     }
     if (c.kind == entry_kind::relative) {
-      record(c, outcome::skipped_relative, "relative entries depend on the current folder; never searched");
+      record(c, outcome::skipped_relative, attempt_texts::relative_entry);
       return false;
     }
     if (c.kind == entry_kind::default_dirs) return try_default_dirs(c);
     if (!seen_.first_text(c.path)) {  // the same text again: no system call
-      record(c, outcome::duplicate, "same file as an earlier candidate");
+      record(c, outcome::duplicate, attempt_texts::duplicate);
       return false;
     }
     platform::file_check fc = c.list ? platform::check_file_in_listed_folder(c.path) : platform::check_file(c.path);
     if (fc.identity.known() && !seen_.first_identity(fc.identity)) {  // another path to a file seen before
-      record(c, outcome::duplicate, "same file as an earlier candidate");
+      record(c, outcome::duplicate, attempt_texts::duplicate);
       return false;
     }
     switch (fc.state) {
@@ -193,8 +191,7 @@ class loader {
     }
     std::string untrusted;
     if (trusted_only() && !platform::trusted_location(c.path, untrusted)) {
-      record(c, outcome::untrusted_location,
-             untrusted + (d_.system_only ? "; only the system's own copy is used" : "; trusted_dirs_only refuses it"));
+      record(c, outcome::untrusted_location, attempt_texts::untrusted(untrusted, d_.system_only));
       return false;
     }
     std::string detail;
@@ -207,8 +204,7 @@ class loader {
     if (probe.enabled && child_fd_ < 0 && !passes_in_child(c, probe)) return false;
     pinned_load load(c.path, &fc);  // the file checked is the file loaded, held until it is accepted
     if (!load.changed().empty()) {
-      record(c, outcome::load_failed,
-             "changed between cushim's check and its load: " + load.changed() + "; not loaded");
+      record(c, outcome::load_failed, attempt_texts::changed_since_check(load.changed()));
       return false;
     }
     if (!load.handle()) {
@@ -228,7 +224,7 @@ class loader {
     candidate found{c.rule, platform::loaded_path_of(r.handle), entry_kind::absolute, c.list, c.entry};
     if (!seen_.first_time(platform::identity_of(found.path), found.path)) {
       platform::unload_library(r.handle);
-      record(found, outcome::duplicate, "same file as an earlier candidate");
+      record(found, outcome::duplicate, attempt_texts::duplicate);
       return false;
     }
     return accept_loaded(r.handle, found, outcome::loaded);
@@ -251,7 +247,7 @@ class loader {
   // sub-libraries), the version, and the checks after it. Unloads and records when refused.
   bool accept_loaded(platform::library_handle h, const candidate& c, outcome success) {
     candidate_check check{lib_, c.path, h, 0, {}, {}, false};
-    stage("while cushim checked it");
+    stage(step_texts::checking);
     outcome result = platform::check_identity(c.path, d_, check.detail);
     if (result == outcome::loaded && d_.hooks.before_version) result = d_.hooks.before_version(check);
     if (result == outcome::loaded) result = check_version(check);
@@ -281,7 +277,7 @@ class loader {
     std::string& detail = check.detail;
     platform::any_function f = platform::find_symbol(check.handle, d_.version_function);
     if (!f) {
-      detail = std::string("does not export ") + d_.version_function + ", so it is not " + d_.display_name;
+      detail = attempt_texts::lacks_version_function(d_);
       return outcome::not_the_library;
     }
     std::string source = d_.version_function;
@@ -290,12 +286,12 @@ class loader {
     if (v == 0 && d_.ask_file_when_zero) v = platform::version_from_file(check.path, d_, source);
     refused_version_ = v;  // kept for the explanation when it is refused
     version_parts got = d_.decode_version(v), want = d_.decode_version(d_.compiled_version);
-    std::string found = std::string(d_.display_name) + " " + version_text(d_, v);
+    std::string found = attempt_texts::reported_version(d_, v);
     detail = detail.empty() ? found : found + "; " + detail;
     const bool newer_major =
         (d_.newer_major_works && got.major > want.major) || (d_.older_major_works && got.major < want.major);
     if (got.major != want.major && !newer_major) {
-      detail += "; this program was compiled for major " + std::to_string(want.major);
+      detail += "; " + attempt_texts::compiled_for_major(want.major);
       return outcome::wrong_version;
     }
     if (!newer_major && got.minor < want.minor) {
@@ -320,8 +316,7 @@ class loader {
     lib_.st.path = c.path;
     lib_.st.found_by = rule_of(c);
     if (d_.hooks.adopted) d_.hooks.adopted(lib_, h);
-    if (logging())
-      log("using " + c.path + " (" + version_text(d_, lib_.st.version) + ", found by " + lib_.st.found_by + ")");
+    if (logging()) log(log_texts::using_copy(c.path, version_text(d_, lib_.st.version), lib_.st.found_by));
   }
 
   void finish() {
@@ -332,7 +327,7 @@ class loader {
         st.code != error_code::already_loaded_mismatch) {
       st.problems.push_back(problems_of::unavailable(d_, st.code, tried_.places()));
     }
-    if (st.code != error_code::ok && logging()) log("unavailable: " + std::string(to_string(st.code)));
+    if (st.code != error_code::ok && logging()) log(log_texts::unavailable(st.code));
   }
 
   library_state& lib_;

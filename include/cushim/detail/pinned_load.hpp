@@ -7,6 +7,7 @@
 #include <string>
 
 #include "platform.hpp"
+#include "problems.hpp"
 #include "state.hpp"
 
 namespace cushim {
@@ -26,15 +27,15 @@ class pinned_load {
       result_ = platform::load_library(path);
     }
     if (interrupted) {  // also when a retry found the library elsewhere: the FIFO is still where the loader looks
-      add_note(path + ": " + interrupted_text);
-      if (!result_.handle) result_.error += "; " + std::string(interrupted_text);
+      add_note(path + ": " + attempt_texts::load_interrupted);
+      if (!result_.handle) result_.error += "; " + std::string(attempt_texts::load_interrupted);
     }
     platform::mapped_bytes mapped =
         result_.handle ? platform::mapped_file_start(result_.handle) : platform::mapped_bytes{};
     if (mapped.at && !pin_.same_as_mapped(mapped.at, mapped.size)) {
       platform::unload_library(result_.handle);
       result_.handle = nullptr;
-      changed_ = "the system loader mapped another file than the one cushim held: another file was put at its path";
+      changed_ = attempt_texts::mapped_other_file;
     }
   }
   pinned_load(const pinned_load&) = delete;
@@ -46,10 +47,6 @@ class pinned_load {
   const std::string& changed() const { return changed_; }
   // The system loader's refusal, when it refused the file pinned.
   const std::string& error() const { return result_.error; }
-
-  static constexpr const char* interrupted_text =
-      "the system loader waited on a FIFO for a writer that never comes (one put at its path, or where it "
-      "looks for a library this one needs), and cushim ended the wait";
 
  private:
   platform::file_pin pin_;
