@@ -50,16 +50,6 @@ inline void child_step(int fd, const std::string& where) { platform::write_line(
 
 constexpr const char* done_step = "done";  // a child's last step, once it took every other
 
-// Empty when the child took every step (its last is "done") and exited 0; else how it ended and
-// in which step: "crashed with SIGSEGV in cudnnGetVersion".
-inline std::string child_failure(const platform::child_run& run, int timeout_ms) {
-  std::size_t at = run.output.rfind("step ");
-  std::string where = at == std::string::npos ? step_texts::before_loading
-                                              : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
-  if (where == done_step && run.exit_status == 0) return {};
-  return attempt_texts::child_failure(run, where, timeout_ms);
-}
-
 // For a child that did not finish while it loaded `path`: the FIFO that kept it waiting, where the
 // system loader looks for a file that load needs (the DT_NEEDED closure, or the driver, which
 // NVIDIA's libraries load by name as they start); then `cause` says so. Empty when there is none.
@@ -81,10 +71,13 @@ inline void load_file_in_child(const std::string& path, int fd) {
 }
 
 // Empty when the request passed in a child, or when no child could be made: the candidate is then
-// loaded here, as without the option, and a note says so once. `refusal` receives what the child
-// said of a load the loader refused (a load_only_request's).
+// loaded here, as without the option, and a note says so once. Else how the child ended and in
+// which step: "crashed with SIGSEGV in cudnnGetVersion, in a child process ...". `refusal` receives
+// what the child said of a load the loader refused (a load_only_request's); `load_unfinished`
+// whether the child was killed while it loaded, where a FIFO may have kept it waiting
+// (fifo_blocking_load).
 inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe,
-                                    std::string* refusal = nullptr) {
+                                    std::string* refusal = nullptr, bool* load_unfinished = nullptr) {
   // The statics the child's work reads are made now, by this thread: a fork while another thread
   // makes one would leave the child waiting on its guard. The fork itself waits for no pass.
   platform::make_statics_for_child();
@@ -99,7 +92,13 @@ inline std::string failure_in_child(const probe_request& request, const child_pr
   if (refusal && refused != std::string::npos && (refused == 0 || run.output[refused - 1] == '\n')) {
     *refusal = run.output.substr(refused + 8, run.output.find('\n', refused) - refused - 8);
   }
-  return run.ran ? child_failure(run, probe.timeout_ms) : std::string();
+  if (!run.ran) return {};
+  std::size_t at = run.output.rfind("step ");
+  std::string step = at == std::string::npos ? step_texts::before_loading
+                                             : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
+  if (step == done_step && run.exit_status == 0) return {};
+  if (load_unfinished) *load_unfinished = run.timed_out && step == step_texts::loading;
+  return attempt_texts::child_failure(run, step, probe.timeout_ms);
 }
 
 }  // namespace

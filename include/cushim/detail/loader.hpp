@@ -145,11 +145,10 @@ class loader {
   // A child that never finished its load may have waited on a FIFO where the system loader looks
   // for something that load needs: then the FIFO is named, not the file.
   bool passes_in_child(const candidate& c, const child_probe_settings& probe) {
-    std::string failure = failure_in_child({d_.key, c.path}, probe);
+    bool load_unfinished = false;
+    std::string failure = failure_in_child({d_.key, c.path}, probe, nullptr, &load_unfinished);
     if (failure.empty()) return true;  // passed, or no child could be made: loaded here, as without the option
-    std::string cause, fifo = failure.find(" while loading, ") != std::string::npos && failure.rfind("did not", 0) == 0
-                                  ? fifo_blocking_load(c.path, cause)
-                                  : std::string();
+    std::string cause, fifo = load_unfinished ? fifo_blocking_load(c.path, cause) : std::string();
     if (!fifo.empty()) {
       blocked_by_fifo_.push_back(c.path);
       failure += "; " + cause;
