@@ -18,6 +18,8 @@
 #include "../os.hpp"
 #include "library_names.hpp"
 #include "packages.hpp"
+#include "../words/inventory.hpp"
+#include "../words/saved_environment.hpp"
 #include CUSHIM_DOCTOR_OS_LIBRARY_PLACES
 #include CUSHIM_DOCTOR_OS_SYSTEM_PACKAGES
 
@@ -41,15 +43,15 @@ inline std::vector<located_folder> library_places(const context& ctx, std::strin
                                                   const std::vector<std::string>& saved_only,
                                                   const machine::findings& f, std::vector<std::string>& notes) {
   std::vector<located_folder> places = platform::system_library_places(ctx, cache, notes);
-  for (const std::string& dir : saved_only) places.push_back({dir, "PATH in the registry (not in this process)"});
+  for (const std::string& dir : saved_only) places.push_back({dir, words::in_registry_only("PATH")});
   for (const machine::toolkit& t : f.toolkits) {
     for (const std::string& dir : platform::toolkit_library_dirs(t.path))
-      places.push_back({dir, "the toolkit " + t.path});
+      places.push_back({dir, words::the_toolkit(t.path)});
     for (const std::string& dir : platform::toolkit_special_dirs(t.path))
-      places.push_back({dir, "the toolkit " + t.path});
+      places.push_back({dir, words::the_toolkit(t.path)});
   }
   for (const machine::environment& e : f.environments) {
-    std::string by = "the environment " + e.path;
+    std::string by = words::the_environment(e.path);
     for (const std::string& dir : platform::environment_library_dirs(e.path)) places.push_back({dir, by});
     for (const std::string& site : e.site_packages) {
       std::string nvidia = join_path(site, "nvidia");
@@ -98,7 +100,7 @@ inline std::vector<found_file> find_library_files(const std::vector<located_fold
       platform::path_check kind = platform::check_path(path);
       if (kind.kind != platform::path_kind::file) {
         if (kind.kind != platform::path_kind::folder && kind.kind != platform::path_kind::absent)
-          add_unique(notes, path + " has a library's name but is " + kind.detail + ": not examined");
+          add_unique(notes, words::library_name_but(path, kind.detail));
         continue;
       }
       platform::file_identity id = platform::identity_of(path);
@@ -130,8 +132,7 @@ inline std::vector<found_file> find_library_files(const std::vector<located_fold
     }
     folders.push_back(folder);
   }
-  if (over)
-    notes.push_back("more than " + std::to_string(copies_limit) + " NVIDIA library files: the others are not listed");
+  if (over) notes.push_back(words::more_copies_than(copies_limit));
   return files;
 }
 
@@ -176,7 +177,7 @@ inline std::string bundling_framework(const machine::findings& f, const std::str
     for (const machine::framework& fw : e.frameworks) {
       if (fw.native_file.empty()) continue;
       std::string folder = parent_dir(fw.native_file);
-      if (parent_dir(path) == folder) return fw.name + " " + fw.version + " (its own folder " + folder + ")";
+      if (parent_dir(path) == folder) return words::framework_folder(fw, folder);
     }
   }
   return {};
@@ -189,7 +190,7 @@ inline std::string toolkit_file_version(const machine::toolkit& t, const std::st
   text_file json = read_text(join_path(t.path, "version.json"));
   if (const char* component = toolkit_component(key); component && json.ok()) {
     std::string v = version_json_component(json.text, component);
-    if (!v.empty()) return source = "the toolkit's version.json (" + std::string(component) + ")", v;
+    if (!v.empty()) return source = words::toolkit_version_json(component), v;
   }
   std::uint64_t size = 0;
   {
@@ -210,7 +211,7 @@ inline std::string toolkit_file_version(const machine::toolkit& t, const std::st
     });
     if (!listed) continue;
     std::string dist = info.substr(0, info.size() - 10);  // nvidia_cudnn_cu13-9.19.0.56
-    source = "the toolkit's dist-info/" + info;
+    source = words::toolkit_dist_info(info);
     return dist.substr(dist.find('-') + 1);
   }
   return {};
@@ -231,11 +232,11 @@ inline void describe_owner(const context& ctx, const machine::findings& f, const
   }
   if (const machine::toolkit* t = toolkit_holding(f, c.path, real)) {
     c.installed_by = "toolkit";
-    c.owner = "the CUDA " + (t->version.empty() ? std::string() : t->version + " ") + "toolkit " + t->path;
+    c.owner = words::toolkit_owner(*t);
     if (file_name_of(parent_dir(c.path)) == "stubs") {
-      c.owner += " (its link-time stub: every call fails; never the driver)";
+      c.owner = words::link_time_stub(c.owner);
     } else if (file_name_of(parent_dir(c.path)) == "compat") {
-      c.owner = "the CUDA forward-compatibility package of " + c.owner;
+      c.owner = words::forward_compatibility(c.owner);
     }
     if (int major = cuda_minor_key(t->version) / 100; major && found.named.d->in_toolkit) {
       c.cuda_major = major, c.cuda_source = "its toolkit";
@@ -250,17 +251,15 @@ inline void describe_owner(const context& ctx, const machine::findings& f, const
   }
   if (found.named.d->system_only) {
     c.installed_by = "driver";
-    c.owner = c.path.compare(0, ctx.system_path("/usr/local/nvidia").size(), ctx.system_path("/usr/local/nvidia")) == 0
-                  ? "the NVIDIA driver, mounted by the NVIDIA container toolkit"
-                  : "the NVIDIA driver";
+    c.owner = words::the_driver_copy(
+        c.path.compare(0, ctx.system_path("/usr/local/nvidia").size(), ctx.system_path("/usr/local/nvidia")) == 0);
     return;
   }
   c.installed_by = "by hand";
-  c.owner = "copied by hand: no package, toolkit, environment or framework records it";
+  c.owner = words::by_hand();
   for (const machine::environment& e : f.environments) {
     for (const std::string& site : e.site_packages) {
-      if (c.path.compare(0, site.size() + 1, site + "/") == 0)
-        c.owner = "in the site-packages of " + e.path + ", but no readable package record lists it";
+      if (c.path.compare(0, site.size() + 1, site + "/") == 0) c.owner = words::unrecorded_in(e.path);
     }
   }
   if (int major = cuda_major_in_name(folder)) c.cuda_major = major, c.cuda_source = "its folder's name";
@@ -293,7 +292,7 @@ inline void describe_version(const machine::findings& f, const package_records& 
   if (!c.version.empty()) return;
   if (const package_record* r = records.owner_of(found.id)) {
     c.version = upstream_version(r->version);
-    c.version_source = "its package, " + r->package + " " + r->version;
+    c.version_source = words::its_package(r->package, r->version);
     return;
   }
   if (const machine::toolkit* t = toolkit_holding(f, c.path, real)) {
@@ -344,8 +343,7 @@ inline std::vector<machine::library_copy> group_sublibraries(std::vector<found_f
     if (main_of[i] != files.size()) continue;
     position[i] = copies.size();
     machine::library_copy c = std::move(files[i].copy);
-    if (c.library.empty())
-      c.library = std::string(files[i].named.d->display_name) + " (" + file_name_of(c.path) + " alone)";
+    if (c.library.empty()) c.library = words::alone(files[i].named.d->display_name, file_name_of(c.path));
     copies.push_back(std::move(c));
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -355,7 +353,7 @@ inline std::vector<machine::library_copy> group_sublibraries(std::vector<found_f
     main.sublibraries.push_back({file_name_of(sub.path), sub.path, sub.version});
     if (main.version.empty() && !sub.version.empty()) {
       main.version = leading_parts(sub.version, 3);
-      main.version_source = "its sub-library " + file_name_of(sub.path) + "'s " + sub.version_source;
+      main.version_source = words::its_sublibrary(file_name_of(sub.path), sub.version_source);
     }
     if (!main.cuda_major && sub.cuda_major) main.cuda_major = sub.cuda_major, main.cuda_source = sub.cuda_source;
   }
@@ -390,7 +388,7 @@ inline void take_inventory(const context& ctx, std::string_view cache, const std
     std::string real = platform::canonical_path(found.copy.path);
     if (real != found.copy.path) found.copy.file = real;
     std::string why;  // a file the loader would refuse has no version or CUDA major to read
-    if (platform::inspect_file(real, why) != outcome::loaded) found.copy.notes.push_back("it cannot be loaded: " + why);
+    if (platform::inspect_file(real, why) != outcome::loaded) found.copy.notes.push_back(words::cannot_be_loaded(why));
     describe_owner(ctx, f, records, found);
     describe_version(f, records, found);
     if (!found.copy.cuda_major) describe_cuda_major(found);

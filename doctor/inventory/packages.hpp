@@ -103,7 +103,7 @@ inline void read_conda_records(const machine::environment& e, package_records& r
     if (!nvidia_package_name(name)) continue;
     text_file json = read_text(join_path(meta, file), package_list_limit);
     if (!json.ok()) {
-      notes.push_back(json.path + " cannot be read: " + json.error);
+      notes.push_back(words::cannot_be_read(json.path, json.error));
       continue;
     }
     if (json.truncated()) notes.push_back(json.truncation_note());
@@ -119,7 +119,7 @@ inline void read_wheel_records(const machine::environment& e, package_records& r
   for (const machine::wheel& w : e.nvidia_wheels) {
     text_file record = read_text(join_path(w.path, "RECORD"), package_list_limit);
     if (!record.ok()) {
-      if (record.exists()) notes.push_back(record.path + " cannot be read: " + record.error);
+      if (record.exists()) notes.push_back(words::cannot_be_read(record.path, record.error));
       continue;
     }
     if (record.truncated()) notes.push_back(record.truncation_note());

@@ -15,6 +15,7 @@
 #include "layout.hpp"
 #include "saved_environment.hpp"
 #include "text_values.hpp"
+#include "../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -54,18 +55,16 @@ inline std::vector<conda_variable> conda_variables(const machine::environment& e
   if (state.ok()) {
     json_value v;
     if (!parse_json(state.text, v) || v.type != json_value::kind::object) {
-      notes.push_back(state.path + " is not JSON: the variables conda env config vars set for it are not known");
+      notes.push_back(words::conda_state_not_json(state.path));
     } else if (const json_value* vars = v.member("env_vars")) {
       for (const auto& m : vars->members) {
         if (m.second.type == json_value::kind::string) {
-          found.push_back(
-              {m.first, m.second.text,
-               "conda env config vars (conda-meta" + std::string(1, platform::folder_separator) + "state)"});
+          found.push_back({m.first, m.second.text, words::conda_config_vars_source(platform::folder_separator)});
         }
       }
     }
   } else if (state.exists()) {
-    notes.push_back(state.path + " cannot be read: " + state.error);
+    notes.push_back(words::cannot_be_read(state.path, state.error));
   }
   std::string scripts = join_path(join_path(join_path(e.path, "etc"), "conda"), "activate.d");
   for (const std::string& name : names_starting(scripts, "", notes)) {
@@ -101,20 +100,13 @@ inline void check_conda_variables(const context& ctx, machine::environment& e) {
     bool list = v.name == "PATH" || v.name == "Path" || v.name == "LD_LIBRARY_PATH";
     if (!list && !compared_variable(v.name)) continue;
     std::string value = with_prefix(v.value, e.path);
-    e.notes.push_back("activating it sets " + v.name + "=" + v.value + " (" + v.source + ")");
+    e.notes.push_back(words::activating_sets(v.name, v.value, v.source));
     if (!list && platform::is_absolute_path(value) && platform::check_path(value).kind == platform::path_kind::absent) {
-      e.problems.push_back(
-          {"conda_variable_stale",
-           "activating " + e.path + " sets " + v.name + " to " + value + ", which does not exist", value,
-           v.source + " sets it at each conda activate: build tools and loaders that read " + v.name +
-               " look there, in this environment only, and find nothing",
-           "conda env config vars set " + v.name + "=<the folder that exists> -p " + e.path +
-               " (or conda env config vars unset " + v.name + " -p " + e.path + "), then conda activate it again"});
+      e.problems.push_back(words::conda_variable_stale(e.path, v.name, value, v.source));
     }
     const char* own = ctx.env(v.name);
     if (active && !list && (!own || std::string(own) != value)) {
-      e.notes.push_back("this process has " + (own ? v.name + "=" + own : "no " + v.name) +
-                        ": the environment was activated before " + v.source + " set it; conda activate it again");
+      e.notes.push_back(words::activated_before(v.name, own, v.source));
     }
   }
 }

@@ -18,6 +18,7 @@
 #include <cushim/detail/path_list.hpp>
 #include <cushim/detail/platform.hpp>
 #include "files.hpp"
+#include "../words/files.hpp"
 
 namespace cushim {
 namespace detail {
@@ -46,12 +47,10 @@ struct text_file {
   std::string error;  // why it could not be read; empty when it was
   std::uint64_t size = 0;
   bool ok() const { return error.empty(); }
-  bool exists() const { return error != "does not exist"; }
+  bool exists() const { return error != words::does_not_exist(); }
   bool truncated() const { return ok() && size > text.size(); }
   // "<path> is 100 MiB; only its first 64 KiB were read".
-  std::string truncation_note() const {
-    return path + " is " + size_text(size) + "; only its first " + size_text(text.size()) + " were read";
-  }
+  std::string truncation_note() const { return words::read_in_part(path, size_text(size), size_text(text.size())); }
 };
 
 inline text_file read_text(const std::string& path, std::size_t limit = text_limit) {
@@ -60,7 +59,7 @@ inline text_file read_text(const std::string& path, std::size_t limit = text_lim
   platform::file_source file(path);
   if (!file.ok()) {  // what is there says why, in a person's words
     platform::path_check c = platform::check_path(path);
-    t.error = c.kind == platform::path_kind::folder ? "a folder, not a file"
+    t.error = c.kind == platform::path_kind::folder ? words::folder_not_a_file()
               : c.kind == platform::path_kind::file ? file.error()
                                                     : c.detail;
     return t;
@@ -70,7 +69,7 @@ inline text_file read_text(const std::string& path, std::size_t limit = text_lim
   t.text.resize(n);
   if (n > 0 && !file.read(0, &t.text[0], n)) {
     t.text.clear();
-    t.error = "could not be read";
+    t.error = words::could_not_be_read();
   }
   return t;
 }
@@ -142,11 +141,8 @@ inline void add_if_folder(std::vector<located_folder>& found, const std::string&
 inline std::vector<std::string> names_starting(const std::string& dir, const std::string& prefix,
                                                std::vector<std::string>& notes) {
   platform::folder_listing l = platform::list_names(dir, folder_names_limit);
-  if (!l.error.empty() && l.error != "does not exist") notes.push_back(dir + " cannot be listed: " + l.error);
-  if (l.total > l.names.size()) {
-    notes.push_back(dir + " has " + std::to_string(l.total) + " entries; the first " + std::to_string(l.names.size()) +
-                    " were read");
-  }
+  if (!l.error.empty() && l.error != words::does_not_exist()) notes.push_back(words::cannot_be_listed(dir, l.error));
+  if (l.total > l.names.size()) notes.push_back(words::names_read_in_part(dir, l.total, l.names.size(), "read"));
   std::vector<std::string> names;
   for (const std::string& n : l.names) {
     if (n.compare(0, prefix.size(), prefix) == 0) names.push_back(n);
@@ -239,9 +235,7 @@ inline std::vector<std::string> absolute_entries(const context& ctx, const char*
     if (e.kind == entry_kind::absolute) {
       dirs.push_back(e.text);
     } else {
-      add_unique(notes, std::string(variable) + "[" + std::to_string(index) + "] is " +
-                            (e.kind == entry_kind::empty ? "empty" : "relative (\"" + e.text + "\")") +
-                            ": a shell would look in the current folder there; discovery does not");
+      add_unique(notes, words::relative_entry(variable, index, e.kind == entry_kind::empty, e.text));
     }
     ++index;
   }

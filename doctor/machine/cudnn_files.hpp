@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "text_values.hpp"
 #include "layout.hpp"
+#include "../words/cudnn.hpp"
 
 namespace cushim {
 namespace detail {
@@ -26,16 +27,16 @@ inline std::string cudnn_header_version(const std::string& dir, std::string& hea
     if (!file.exists()) continue;
     header = file.path;
     if (!file.ok()) {
-      notes.push_back(file.path + " cannot be read: " + file.error);
+      notes.push_back(words::cannot_be_read(file.path, file.error));
       return {};
     }
     std::string major = define_value(file.text, "CUDNN_MAJOR");
     if (major.empty()) {
       if (std::string(name) == "cudnn.h") {  // cuDNN 8 and later: the version is in cudnn_version.h
-        notes.push_back(file.path + " has no CUDNN_MAJOR and " + join_path(dir, "cudnn_version.h") + " is missing");
+        notes.push_back(words::no_major_in_cudnn_h(file.path, join_path(dir, "cudnn_version.h")));
         return {};
       }
-      notes.push_back(file.path + " has no CUDNN_MAJOR: not cuDNN's version header, or damaged");
+      notes.push_back(words::no_major_in_header(file.path));
       return {};
     }
     return major + "." + define_value(file.text, "CUDNN_MINOR") + "." + define_value(file.text, "CUDNN_PATCHLEVEL");
@@ -49,7 +50,7 @@ inline int cuda_major_of_imports(const std::string& path, std::string& source) {
   std::string error;
   for (const std::string& name : platform::imports_of(path, error)) {
     if (int major = platform::cuda_major_named_by(name)) {
-      source = file_name_of(path) + " imports " + name;
+      source = words::file_imports(file_name_of(path), name);
       return major;
     }
   }

@@ -117,7 +117,7 @@ CUSHIM_LOCAL_BINDING findings discover(const options& opts) {
     return detail::discovery::discover(opts);
   } catch (const std::bad_alloc&) {
     findings f;
-    f.notes.push_back("discovery ran out of memory; nothing it found is listed");
+    f.notes.push_back(detail::discovery::words::out_of_memory());
     return f;
   }
 #else

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cushim/detail/descriptor.hpp>
+#include "../words/install.hpp"
 
 namespace cushim {
 namespace detail {
@@ -104,7 +105,7 @@ constexpr framework_spec framework_specs[] = {
      {"torch/lib/torch_cuda.dll", nullptr},
      false,
      nullptr,
-     "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu{cuda}",
+     words::install_torch,
      loader_model::torch,
      torch_libraries,
      "torch",
@@ -125,7 +126,7 @@ constexpr framework_spec framework_specs[] = {
      {"tensorflow/python/_pywrap_tensorflow_internal.pyd", nullptr},
      false,
      nullptr,
-     "pip install \"tensorflow[and-cuda]\" (Linux; TensorFlow 2.10 was the last with GPU support on native Windows)",
+     words::install_tensorflow,
      loader_model::python_extension,
      {},
      "TensorFlow",
@@ -146,7 +147,7 @@ constexpr framework_spec framework_specs[] = {
      {"onnxruntime/capi/onnxruntime_providers_cuda.dll", nullptr},
      false,
      "onnxruntime",
-     "pip uninstall onnxruntime, then pip install onnxruntime-gpu (the two share the onnxruntime folder)",
+     words::install_onnxruntime,
      loader_model::python_extension,
      {},
      "onnxruntime",
@@ -167,7 +168,7 @@ constexpr framework_spec framework_specs[] = {
      {"paddle/base/libpaddle.pyd", "paddle/fluid/libpaddle.pyd", nullptr},
      false,
      nullptr,
-     "pip install paddlepaddle-gpu from the package index of a CUDA the driver supports",
+     words::install_paddle,
      loader_model::paddle,
      {},
      "Paddle",
@@ -188,7 +189,7 @@ constexpr framework_spec framework_specs[] = {
      {nullptr},
      true,
      nullptr,
-     "pip install \"jax[cuda12]\" (or jax[cuda13])",
+     words::install_jax,
      loader_model::wheel_libraries,
      jax_libraries,
      "JAX",
@@ -209,7 +210,7 @@ constexpr framework_spec framework_specs[] = {
      {nullptr},
      true,
      nullptr,
-     "pip install cupy-cuda12x (or cupy-cuda13x) for the CUDA major the driver supports",
+     words::install_cupy,
      loader_model::wheel_libraries,
      cupy_libraries,
      "CuPy",
@@ -230,8 +231,7 @@ constexpr framework_spec framework_specs[] = {
      {"cv2/cv2.pyd", nullptr},
      false,
      nullptr,
-     "build OpenCV from source with WITH_CUDA=ON, WITH_CUDNN=ON and OPENCV_DNN_CUDA=ON and install its Python "
-     "module in place of opencv-python (pip's opencv-python wheels are built without CUDA)",
+     words::install_opencv,
      loader_model::opencv,
      {},
      "OpenCV",

@@ -14,6 +14,7 @@
 #include "framework_specs.hpp"
 #include "text_values.hpp"
 #include "layout.hpp"
+#include "../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -53,11 +54,8 @@ inline site_index index_site(const std::string& dir, std::vector<std::string>& n
   site_index index;
   index.dir = dir;
   platform::folder_listing l = platform::list_names(dir, folder_names_limit);
-  if (!l.error.empty()) notes.push_back(dir + " cannot be listed: " + l.error);
-  if (l.total > l.names.size()) {
-    notes.push_back(dir + " has " + std::to_string(l.total) + " entries; the first " + std::to_string(l.names.size()) +
-                    " were examined");
-  }
+  if (!l.error.empty()) notes.push_back(words::cannot_be_listed(dir, l.error));
+  if (l.total > l.names.size()) notes.push_back(words::names_read_in_part(dir, l.total, l.names.size(), "examined"));
   index.names = std::move(l.names);
   std::sort(index.names.begin(), index.names.end());
   for (const std::string& name : index.names) {
@@ -84,8 +82,7 @@ inline metadata read_metadata(const distribution& d, std::vector<std::string>& n
   text_file file = read_text(join_path(d.folder, "METADATA"));
   if (!file.exists()) file = read_text(join_path(d.folder, "PKG-INFO"));
   if (!file.ok()) {
-    notes.push_back(file.path + (file.exists() ? " cannot be read: " + file.error : std::string(" is missing")) +
-                    (d.version.empty() ? std::string() : ": the version is the folder's name, " + d.version));
+    notes.push_back(words::metadata_unreadable(file.path, file.exists(), file.error, d.version));
     m.version = d.version;
     return m;
   }
@@ -97,8 +94,7 @@ inline metadata read_metadata(const distribution& d, std::vector<std::string>& n
     if (h.first == "Requires-Dist") m.requires_dist.push_back(h.second);
   }
   if (m.version.empty()) {
-    notes.push_back(file.path + " has no Version" +
-                    (d.version.empty() ? std::string() : ": the version is the folder's name, " + d.version));
+    notes.push_back(words::metadata_without_version(file.path, d.version));
     m.version = d.version;
   }
   return m;
@@ -180,16 +176,14 @@ inline void read_build(const framework_spec& spec, const std::string& site, foun
   if (!spec.version_file) return;
   text_file file = read_text(native_path(site, spec.version_file));
   if (!file.ok()) {
-    fw.notes.push_back(file.path + (file.exists() ? " cannot be read: " + file.error : std::string(" is missing")) +
-                       ": how " + spec.name + " was built is not known");
+    fw.notes.push_back(words::build_unknown(file.path, file.exists(), file.error, spec.name));
     return;
   }
   if (file.truncated()) fw.notes.push_back(file.truncation_note());
   auto values = python_assignments(file.text);
   const char* key = spec.version_key ? spec.version_key : spec.cuda_build_key ? spec.cuda_build_key : spec.cuda_key;
   if (!find_value(values, key)) {
-    fw.notes.push_back(file.path + " has no " + key + ": it is not " + spec.name +
-                       "'s generated file, or it is damaged");
+    fw.notes.push_back(words::not_generated_file(file.path, key, spec.name));
     return;
   }
   if (std::string v = string_value(values, spec.version_key); !v.empty()) {
@@ -239,11 +233,9 @@ inline std::vector<found_framework> find_frameworks(const site_index& site) {
       found.meta = read_metadata(*dist, fw.notes);
       fw.distribution = found.meta.name.empty() ? dist->name : found.meta.name;
       fw.version = found.meta.version;
-      fw.version_source = "its METADATA (" + file_name_of(dist->folder) + ")";
+      fw.version_source = words::metadata_source(file_name_of(dist->folder));
     } else {
-      fw.notes.push_back(join_path(site.dir, spec.package) +
-                         " has no .dist-info beside it: not installed by pip, or "
-                         "its record was removed");
+      fw.notes.push_back(words::no_dist_info(join_path(site.dir, spec.package)));
     }
     read_build(spec, site.dir, found);
     for (const char* relative : platform::windows_names ? spec.windows_native : spec.linux_native) {

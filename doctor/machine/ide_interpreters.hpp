@@ -18,6 +18,7 @@
 #include "layout.hpp"
 #include "text_values.hpp"
 #include "xml_tags.hpp"
+#include "../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -60,7 +61,7 @@ inline void find_pycharm_interpreter(const context& ctx, const std::string& proj
   std::string misc = join_path(join_path(project, ".idea"), "misc.xml");
   text_file file = read_text(misc);
   if (!file.exists()) return;
-  if (!file.ok()) return f.notes.push_back(misc + " cannot be read: " + file.error);
+  if (!file.ok()) return f.notes.push_back(words::cannot_be_read(misc, file.error));
   if (file.truncated()) f.notes.push_back(file.truncation_note());
   std::string name, type;
   for (const xml_tag& t : xml_tags(file.text)) {
@@ -69,13 +70,10 @@ inline void find_pycharm_interpreter(const context& ctx, const std::string& proj
     }
   }
   if (name.empty()) {
-    return f.notes.push_back(misc +
-                             " names no project interpreter (no project-jdk-name in a ProjectRootManager): "
-                             "PyCharm asks for one");
+    return f.notes.push_back(words::no_project_interpreter(misc));
   }
   if (type != python_sdk) {
-    return f.notes.push_back(misc + " names the SDK \"" + name + "\" of type " + (type.empty() ? "(none)" : type) +
-                             ", not a Python interpreter");
+    return f.notes.push_back(words::names_other_sdk(misc, name, type));
   }
   std::string root = platform::jetbrains_config_root(ctx, home);
   std::vector<std::string> versions =
@@ -87,7 +85,7 @@ inline void find_pycharm_interpreter(const context& ctx, const std::string& proj
     std::string table = join_path(join_path(join_path(root, version), "options"), "jdk.table.xml");
     text_file t = read_text(table, ide_table_limit);
     if (!t.ok()) {
-      if (t.exists()) f.notes.push_back(table + " cannot be read: " + t.error);
+      if (t.exists()) f.notes.push_back(words::cannot_be_read(table, t.error));
       continue;
     }
     if (t.truncated()) f.notes.push_back(t.truncation_note());
@@ -95,26 +93,19 @@ inline void find_pycharm_interpreter(const context& ctx, const std::string& proj
     pycharm_sdk sdk;
     if (!found.path.empty() || !sdk_in_table(t.text, name, sdk)) continue;
     if (sdk.type != python_sdk) {
-      f.notes.push_back(table + " lists \"" + name + "\" as an SDK of type " +
-                        (sdk.type.empty() ? "(none)" : sdk.type) + ", not a Python interpreter");
+      f.notes.push_back(words::lists_other_sdk(table, name, sdk.type));
       continue;
     }
     std::string path = sdk.home;
     if (path.compare(0, 11, "$USER_HOME$") == 0) path = home + path.substr(11);
     found.path = platform::native_separators(path);
-    found.how = "the jdk.table.xml of " + version;
+    found.how = words::jdk_table_of(version);
   }
   if (found.path.empty()) {
-    return f.notes.push_back(misc + " names the interpreter \"" + name + "\", which " +
-                             (read.empty()
-                                  ? "no PyCharm options folder (" + (root.empty() ? std::string("JetBrains") : root) +
-                                        "/PyCharm*/options/jdk.table.xml) lists"
-                                  : "the jdk.table.xml of " + joined(read) + " does not list as a Python interpreter") +
-                             ": PyCharm shows it as invalid");
+    return f.notes.push_back(words::interpreter_not_listed(misc, name, root, read));
   }
   if (platform::check_path(found.path).kind != platform::path_kind::file) {
-    return f.notes.push_back(misc + " names \"" + name + "\", whose interpreter " + found.path + " (" + found.how +
-                             ") does not exist: the environment was removed or moved, and PyCharm shows it as invalid");
+    return f.notes.push_back(words::interpreter_removed(misc, name, found));
   }
   f.ide_interpreters.push_back(found);
 }
@@ -124,10 +115,10 @@ inline void find_vscode_interpreter(const std::string& project, machine::finding
   std::string settings = join_path(join_path(project, ".vscode"), "settings.json");
   text_file file = read_text(settings);
   if (!file.exists()) return;
-  if (!file.ok()) return f.notes.push_back(settings + " cannot be read: " + file.error);
+  if (!file.ok()) return f.notes.push_back(words::cannot_be_read(settings, file.error));
   json_value v;
   if (file.truncated() || !parse_json(file.text, v) || v.type != json_value::kind::object) {
-    return f.notes.push_back(settings + " is not JSON (with comments): its interpreter setting is not known");
+    return f.notes.push_back(words::settings_not_json(settings));
   }
   std::string path = v.string_member("python.defaultInterpreterPath");
   if (path.empty()) return;
@@ -140,8 +131,7 @@ inline void find_vscode_interpreter(const std::string& project, machine::finding
   path = lexically_normal(path);
   if (platform::check_path(path).kind == platform::path_kind::folder) path = platform::interpreter_in(path);
   if (path.empty() || platform::check_path(path).kind != platform::path_kind::file) {
-    return f.notes.push_back(settings + "'s python.defaultInterpreterPath names " +
-                             v.string_member("python.defaultInterpreterPath") + ", which is no interpreter here");
+    return f.notes.push_back(words::no_interpreter_here(settings, v.string_member("python.defaultInterpreterPath")));
   }
   f.ide_interpreters.push_back({"VS Code", project, settings, {}, path, {}, "python.defaultInterpreterPath"});
 }
@@ -155,7 +145,7 @@ inline void find_ide_interpreters(const context& ctx, machine::findings& f, std:
     if (platform::check_path(p).kind == platform::path_kind::folder) {
       add_unique(projects, p);
     } else {
-      f.notes.push_back("--project " + p + " is not a folder: not read");
+      f.notes.push_back(words::project_not_a_folder(p));
     }
   }
   std::string home = platform::home_folder(ctx);
@@ -164,7 +154,7 @@ inline void find_ide_interpreters(const context& ctx, machine::findings& f, std:
     find_vscode_interpreter(project, f);
   }
   for (const machine::ide_interpreter& i : f.ide_interpreters) {
-    found.push_back({prefix_for_interpreter(i.path), "", i.ide + "'s interpreter for " + i.project, i.path});
+    found.push_back({prefix_for_interpreter(i.path), "", words::ide_interpreter_for(i), i.path});
   }
 }
 

@@ -12,18 +12,15 @@
 #include <utility>
 #include <vector>
 
+#include <cushim/status.hpp>
+
 namespace cushim {
 namespace machine {
 
-// Something wrong, with why and what to do, in the tone of cushim::problem.
-struct problem {
-  std::string code;  // a stable name (docs/doctor.md, "The toolkits and Python environments (discovery)"):
-                     // "cpu_only_build", ...
-  std::string what;  // what is wrong
-  std::string path;  // the file or folder concerned; empty if none
-  std::string why;   // the reason, and what fails because of it
-  std::string fix;   // what to do
-};
+// Something wrong, with why and what to do: cushim's own problem, named (problem::name, as
+// docs/doctor.md, "The toolkits and Python environments (discovery)", lists them) and made only in
+// doctor/words/ (words::warning).
+using problem = cushim::problem;
 
 // One file of a cuDNN: its main library or one of its sub-libraries.
 struct cudnn_file {

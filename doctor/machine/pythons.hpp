@@ -13,6 +13,7 @@
 #include "ide_interpreters.hpp"
 #include "layout.hpp"
 #include "text_values.hpp"
+#include "../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -77,7 +78,7 @@ inline void resolve_commands(const context& ctx, const std::string& home, machin
     if (platform::is_pyenv_shim(c.path, pyenv)) {
       std::string source;
       std::string version = pyenv_version_name(ctx, pyenv, source);
-      c.how = "a pyenv shim: pyenv starts \"" + version + "\" (" + source + ")";
+      c.how = words::pyenv_shim(version, source);
       if (version == "system") {  // the next one on PATH, past pyenv's shims
         interpreter.clear();
         for (std::size_t i = index + 1; i < dirs.size() && interpreter.empty(); ++i) {
@@ -88,7 +89,7 @@ inline void resolve_commands(const context& ctx, const std::string& home, machin
         std::string prefix = join_path(platform::pyenv_versions(pyenv), version);
         interpreter = platform::interpreter_in(prefix);
         if (interpreter.empty()) {
-          c.how += ", which is not installed (no " + prefix + ")";
+          c.how += words::not_installed(prefix);
           f.on_path.push_back(c);
           continue;
         }
@@ -109,7 +110,7 @@ inline void read_environments_txt(const std::string& home, std::vector<environme
   if (home.empty()) return;
   text_file list = read_text(join_path(home, ".conda/environments.txt"), list_file_limit);
   if (!list.exists()) return;
-  if (!list.ok()) return notes.push_back(list.path + " cannot be read: " + list.error);
+  if (!list.ok()) return notes.push_back(words::cannot_be_read(list.path, list.error));
   if (list.truncated()) notes.push_back(list.truncation_note());
   std::size_t entries = 0, gone = 0;
   std::vector<std::string> gone_named;
@@ -124,26 +125,22 @@ inline void read_environments_txt(const std::string& home, std::vector<environme
     found.push_back({entry, "conda", "~/.conda/environments.txt", ""});
   });
   if (entries > listed_entries_limit) {
-    notes.push_back(list.path + " lists " + std::to_string(entries) + " environments; the first " +
-                    std::to_string(listed_entries_limit) + " were examined");
+    notes.push_back(words::environments_read_in_part(list.path, entries, listed_entries_limit));
   }
   if (gone > 0) {
-    notes.push_back(list.path + " names " + std::to_string(gone) +
-                    (gone == 1 ? " folder that no longer exists: " : " folders that no longer exist: ") +
-                    joined(gone_named) + (gone > gone_named.size() ? ", ..." : "") +
-                    " (conda keeps the entries of removed environments)");
+    notes.push_back(words::removed_environments(list.path, gone, gone_named));
   }
 }
 
 inline void add_conda_root(const std::string& root, const std::string& found_by,
                            std::vector<environment_candidate>& found, std::vector<std::string>& notes) {
-  found.push_back({root, "conda", found_by + " (conda's base environment)", ""});
+  found.push_back({root, "conda", words::conda_base(found_by), ""});
   std::string envs = join_path(root, "envs");
   for (const std::string& name : names_starting(envs, "", notes)) {
     if (platform::check_path(join_path(envs, name)).kind == platform::path_kind::folder) {
       found.push_back({join_path(envs, name), "conda", found_by + "/envs", ""});
     } else if (platform::check_path(join_path(envs, name)).kind == platform::path_kind::loop) {
-      notes.push_back(join_path(envs, name) + " is a symbolic link loop");
+      notes.push_back(words::is_link_loop(join_path(envs, name)));
     }
   }
 }
@@ -159,9 +156,7 @@ inline std::vector<environment_candidate> environment_candidates(const context& 
     } else if (c.kind == platform::path_kind::file) {
       found.push_back({prefix_for_interpreter(given), "", "--python", given});
     } else {
-      f.problems.push_back({"python_not_found", "--python " + given + " " + c.detail, given,
-                            "it names neither an interpreter nor an environment's folder",
-                            "give the path of a python executable or of an environment (a venv, a conda environment)"});
+      f.problems.push_back(words::python_not_found(given, c.detail));
     }
   }
   if (std::string venv = ctx.env_value("VIRTUAL_ENV"); !venv.empty())
@@ -175,7 +170,7 @@ inline std::vector<environment_candidate> environment_candidates(const context& 
     for (const char* name : {".venv", "venv"}) {
       std::string dir = join_path(cwd, name);
       if (platform::check_path(join_path(dir, "pyvenv.cfg")).kind == platform::path_kind::file) {
-        found.push_back({dir, "venv", "the current folder's " + std::string(name), ""});
+        found.push_back({dir, "venv", words::current_folder_venv(name), ""});
       }
     }
   }
@@ -212,7 +207,7 @@ inline void read_python_version(const std::string& prefix, const std::vector<std
         return;
       }
     }
-    e.notes.push_back(cfg.path + " has no version");
+    e.notes.push_back(words::cfg_without_version(cfg.path));
   }
   for (const std::string& s : series) {
     text_file header = read_text(platform::patchlevel_header(prefix, s));
@@ -246,15 +241,6 @@ inline std::string environment_kind(const environment_candidate& c) {
   return c.kind.empty() ? "interpreter" : c.kind;
 }
 
-// A variable that should name an environment and names nothing there.
-inline machine::problem stale_variable(const std::string& variable, const std::string& path, const std::string& what) {
-  return {"environment_variable_stale", variable + " names " + path + ", " + what, path,
-          "a shell keeps " + variable +
-              " from an environment that was activated and then removed or moved: tools "
-              "that read it (pip's and conda's prompts, IDEs, cushim's own search) look for packages there",
-          "deactivate it (deactivate, conda deactivate) or open a new shell, then activate an environment that exists"};
-}
-
 // Every environment, once each (two routes to one folder are one environment), with its Python
 // and the folders its packages are in.
 inline void find_environments(const context& ctx, machine::findings& f) {
@@ -265,12 +251,12 @@ inline void find_environments(const context& ctx, machine::findings& f) {
     platform::path_check pc = platform::check_path(c.path);
     if (pc.kind != platform::path_kind::folder) {
       if (c.found_by == "VIRTUAL_ENV" || c.found_by == "CONDA_PREFIX") {
-        f.problems.push_back(stale_variable(c.found_by, c.path,
-                                            pc.kind == platform::path_kind::absent
-                                                ? "which does not exist"
-                                                : "which is not a folder (" + pc.detail + ")"));
+        f.problems.push_back(words::environment_variable_stale(c.found_by, c.path,
+                                                               pc.kind == platform::path_kind::absent
+                                                                   ? words::which_does_not_exist()
+                                                                   : words::which_is_not_a_folder(pc.detail)));
       } else if (pc.kind != platform::path_kind::absent) {
-        add_unique(f.notes, c.path + " (" + c.found_by + ") is " + pc.detail + ": not examined");
+        add_unique(f.notes, words::not_examined(c.path, c.found_by, pc.detail));
       }
       continue;
     }
@@ -289,16 +275,14 @@ inline void find_environments(const context& ctx, machine::findings& f) {
       same = &f.environments.back();
       same->path = c.path;
       same->kind = environment_kind(c);
-      if (!is_utf8(c.path))
-        same->notes.push_back("its path is not valid UTF-8: JSON shows U+FFFD for each byte that is not");
+      if (!is_utf8(c.path)) same->notes.push_back(words::path_not_utf8());
     }
     if (same->kind == "interpreter" && !c.kind.empty()) same->kind = environment_kind(c);
     add_unique(same->found_by, c.found_by);
     if (same->python.empty()) same->python = c.python.empty() ? platform::interpreter_in(c.path) : c.python;
   }
   if (over) {
-    f.notes.push_back("more than " + std::to_string(environments_limit) +
-                      " Python environments: the first ones found were examined, the others not");
+    f.notes.push_back(words::more_environments_than(environments_limit));
   }
   for (machine::environment& e : f.environments) {
     std::vector<std::string> series = platform::python_series_in(e.path, e.notes);
@@ -314,12 +298,10 @@ inline void find_environments(const context& ctx, machine::findings& f) {
         add_unique(e.site_packages, dir);
       }
     }
-    if (e.python_version.empty()) e.notes.push_back("no file here names its Python version");
-    if (e.site_packages.empty()) e.notes.push_back("no site-packages folder: no packages are installed here");
+    if (e.python_version.empty()) e.notes.push_back(words::python_version_unknown());
+    if (e.site_packages.empty()) e.notes.push_back(words::no_site_packages());
     if (cfg.ok() && config_value(cfg.text, "include-system-site-packages") == "true") {
-      e.notes.push_back(
-          "pyvenv.cfg has include-system-site-packages = true: the base interpreter's packages "
-          "are seen here too");
+      e.notes.push_back(words::system_site_packages());
     }
   }
   for (const platform::user_site_folder& u : platform::user_sites(ctx, platform::home_folder(ctx), f.notes)) {
@@ -328,10 +310,10 @@ inline void find_environments(const context& ctx, machine::findings& f) {
     e.kind = "user site";
     e.path = u.path;
     e.python_version = u.series;
-    e.version_source = "the folder's name";
+    e.version_source = words::folder_name_source();
     e.found_by.push_back("the user site");
     e.site_packages.push_back(u.path);
-    e.notes.push_back("every Python " + u.series + " that is not a venv sees these packages (pip install --user)");
+    e.notes.push_back(words::user_site_seen_by(u.series));
     f.environments.push_back(e);
   }
   for (machine::command_on_path& c : f.on_path) {

@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "cudnn_files.hpp"
 #include "layout.hpp"
+#include "../words/saved_environment.hpp"
 
 namespace cushim {
 namespace detail {
@@ -47,7 +48,7 @@ inline void find_standalone_cudnn(const context& ctx, const std::vector<std::str
   std::vector<std::string> ignored;
   std::vector<located_folder> dirs;
   for (const std::string& dir : absolute_entries(ctx, variable.c_str(), ignored)) dirs.push_back({dir, variable});
-  for (const std::string& dir : saved_only) dirs.push_back({dir, variable + " in the registry (not in this process)"});
+  for (const std::string& dir : saved_only) dirs.push_back({dir, words::in_registry_only(variable)});
   for (const located_folder& d : dirs) {
     if (owned_folder(f, d.path)) continue;
     bool has_main = false;

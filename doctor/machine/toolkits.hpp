@@ -11,6 +11,7 @@
 #include "cudnn_files.hpp"
 #include "text_values.hpp"
 #include "layout.hpp"
+#include "../words/toolkits.hpp"
 
 namespace cushim {
 namespace detail {
@@ -36,26 +37,25 @@ inline void read_toolkit_version(const std::string& root, machine::toolkit& t) {
     t.version = version_json_cuda(json.text);
     if (json.truncated()) t.notes.push_back(json.truncation_note());
     if (!t.version.empty()) return void(t.version_source = "version.json");
-    t.notes.push_back(json.path + " has no \"cuda\" entry with a \"version\"");
+    t.notes.push_back(words::no_cuda_version_entry(json.path));
   } else if (json.exists()) {
-    t.notes.push_back(json.path + " cannot be read: " + json.error);
+    t.notes.push_back(words::cannot_be_read(json.path, json.error));
   }
   text_file txt = read_text(join_path(root, "version.txt"));
   if (txt.ok()) {
     t.version = version_txt_cuda(txt.text);
     if (!t.version.empty()) return void(t.version_source = "version.txt");
-    t.notes.push_back(txt.path + " has no \"CUDA Version\" line");
+    t.notes.push_back(words::no_cuda_version_line(txt.path));
   }
-  std::string why =
-      json.exists() || txt.exists() ? "its version files do not say" : "it has no version.json or version.txt";
+  std::string why = words::version_files_silent(json.exists() || txt.exists());
   std::vector<std::string> ignored;
   for (const std::string& name : names_starting(join_path(root, "dist-info"), "nvidia_cuda_runtime-", ignored)) {
     std::string version = name.substr(
         20, name.find(".dist-info") == std::string::npos ? std::string::npos : name.find(".dist-info") - 20);
     if (cuda_minor_key(version)) {
       t.version = leading_parts(version, 2);
-      t.version_source = "the runtime's version in dist-info/" + name;
-      t.notes.push_back(why + ": the version is the runtime's, from dist-info/" + name);
+      t.version_source = words::version_from_runtime_record(name);
+      t.notes.push_back(words::version_from_runtime_record_note(why, name));
       return;
     }
   }
@@ -64,20 +64,20 @@ inline void read_toolkit_version(const std::string& root, machine::toolkit& t) {
       std::string version = platform::version_in_file_name(join_path(dir, name));
       if (version.empty()) continue;
       t.version = leading_parts(version, 2);
-      t.version_source = "the runtime's " + platform::version_file_text(join_path(dir, name));
-      t.notes.push_back(why + ": the version is the runtime's, from its " +
-                        platform::version_file_text(join_path(dir, name)));
+      std::string file_text = platform::version_file_text(join_path(dir, name));
+      t.version_source = words::version_from_runtime_file(file_text);
+      t.notes.push_back(words::version_from_runtime_file_note(why, file_text));
       return;
     }
   }
   std::string folder = version_in_folder_name(file_name_of(t.resolved_path.empty() ? root : t.resolved_path));
   if (!folder.empty()) {
     t.version = folder;
-    t.version_source = "the folder's name";
-    t.notes.push_back(why + " and no CUDA runtime that names its version: the version is the folder's name");
+    t.version_source = words::folder_name_source();
+    t.notes.push_back(words::version_from_folder_name_note(why));
     return;
   }
-  t.notes.push_back(why + ", and nothing else in it names its version");
+  t.notes.push_back(words::version_unknown_note(why));
 }
 
 // Whether a folder holds a toolkit: its nvcc, a version file, or the runtime's header.
@@ -106,16 +106,6 @@ inline std::string first_nvcc(const context& ctx, std::vector<std::string>& note
   return {};
 }
 
-inline machine::problem variable_problem(const std::string& name, const std::string& value, const std::string& what,
-                                         const std::string& installed) {
-  return {"variable_names_no_toolkit", name + " names " + value + ", " + what, value,
-          "build tools and loaders that read " + name +
-              " (CMake's FindCUDAToolkit, setup.py builds, torch's loader for CUDA_PATH_V<x>_<y>) look for the "
-              "toolkit there and find nothing",
-          "set " + name + " to an installed toolkit" + (installed.empty() ? "" : " (" + installed + ")") +
-              ", or remove the variable"};
-}
-
 inline void find_toolkits(const context& ctx, machine::findings& f) {
   std::vector<toolkit_candidate> candidates;
   for (const located_folder& l : platform::toolkit_folders(ctx, f.notes)) {
@@ -138,7 +128,7 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
   std::vector<platform::file_identity> identities;
   for (const toolkit_candidate& c : candidates) {
     if (platform::check_path(c.path).kind == platform::path_kind::loop) {
-      add_unique(f.notes, c.path + " (" + c.found_by + ") is a symbolic link loop: not examined");
+      add_unique(f.notes, words::not_examined(c.path, c.found_by, words::symbolic_link_loop()));
       continue;
     }
     platform::file_identity id = platform::identity_of(c.path);
@@ -148,7 +138,7 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
     }
     if (!same) {
       if (f.toolkits.size() >= toolkits_limit) {
-        add_unique(f.notes, "more than " + std::to_string(toolkits_limit) + " toolkits: the others are not examined");
+        add_unique(f.notes, words::more_toolkits_than(toolkits_limit));
         continue;
       }
       f.toolkits.emplace_back();
@@ -168,7 +158,7 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
     if (platform::is_executable_file(nvcc_path)) t.nvcc = nvcc_path;
     machine::cudnn_install c;
     if (find_cudnn(platform::toolkit_header_dirs(t.path), platform::toolkit_library_dirs(t.path),
-                   "copied into the toolkit", c, t.notes)) {
+                   words::copied_into_toolkit(), c, t.notes)) {
       t.cudnn.push_back(c);
     }
   }
@@ -179,16 +169,11 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
   }
   for (const auto& v : variables) {
     platform::path_check c = platform::check_path(v.second);
-    if (c.kind == platform::path_kind::absent) {
-      f.problems.push_back(variable_problem(v.first, v.second, "which does not exist (a removed toolkit?)", installed));
-    } else if (c.kind != platform::path_kind::folder) {
-      f.problems.push_back(variable_problem(v.first, v.second, "which is not a folder (" + c.detail + ")", installed));
-    } else if (!looks_like_toolkit(v.second)) {
-      f.problems.push_back(variable_problem(v.first, v.second,
-                                            std::string("which holds no toolkit (no bin/") + platform::nvcc_file +
-                                                ", version.json, version.txt or include/cuda_runtime_api.h)",
-                                            installed));
-    }
+    std::string which = c.kind == platform::path_kind::absent   ? words::removed_toolkit()
+                        : c.kind != platform::path_kind::folder ? words::which_is_not_a_folder(c.detail)
+                        : !looks_like_toolkit(v.second)         ? words::holds_no_toolkit(platform::nvcc_file)
+                                                                : std::string();
+    if (!which.empty()) f.problems.push_back(words::variable_names_no_toolkit(v.first, v.second, which, installed));
   }
 }
 
@@ -197,11 +182,8 @@ inline void find_toolkits(const context& ctx, machine::findings& f) {
 // import library, lib\x64\cudnn.lib, whose DLLs are in bin beside lib). Each of the two is
 // checked alone too: a folder without cuDNN's header, a library that leads to no cuDNN.
 inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
-  auto missing = [&](const std::string& name, const std::string& value, const std::string& what) {
-    f.problems.push_back({"variable_names_no_cudnn", name + " names " + value + ", " + what, value,
-                          "a source build (PyTorch's setup.py, CMake's FindCUDNN modules) takes cuDNN from " + name +
-                              " and fails to configure, or falls back to another cuDNN without saying so",
-                          "set " + name + " to the folder of an installed cuDNN, or remove the variable"});
+  auto missing = [&](const std::string& name, const std::string& value, const std::string& which) {
+    f.problems.push_back(words::variable_names_no_cudnn(name, value, which));
   };
   std::string root = ctx.env_value("CUDNN_PATH");
   if (!root.empty()) {
@@ -209,13 +191,11 @@ inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
     std::vector<std::string> libs = platform::toolkit_library_dirs(root);
     libs.push_back(join_path(root, "lib"));
     if (platform::check_path(root).kind != platform::path_kind::folder) {
-      missing("CUDNN_PATH", root, "which does not exist");
+      missing("CUDNN_PATH", root, words::which_does_not_exist());
     } else if (find_cudnn({join_path(root, "include")}, libs, "CUDNN_PATH", c, f.notes)) {
       f.cudnn.push_back(c);
     } else {
-      missing("CUDNN_PATH", root,
-              "which holds no cuDNN (no include/cudnn_version.h, no " + platform::cudnn_main_file(9) + " or " +
-                  platform::cudnn_main_file(8) + ")");
+      missing("CUDNN_PATH", root, words::holds_no_cudnn(platform::cudnn_main_file(9), platform::cudnn_main_file(8)));
     }
   }
   std::string include = ctx.env_value("CUDNN_INCLUDE_DIR"), library = ctx.env_value("CUDNN_LIBRARY");
@@ -225,9 +205,9 @@ inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
     std::string header;
     std::vector<std::string> ignored;
     if (platform::check_path(include).kind != platform::path_kind::folder) {
-      missing("CUDNN_INCLUDE_DIR", include, "which does not exist");
+      missing("CUDNN_INCLUDE_DIR", include, words::which_does_not_exist());
     } else if (cudnn_header_version(include, header, ignored), header.empty()) {
-      missing("CUDNN_INCLUDE_DIR", include, "which holds neither cudnn_version.h nor cudnn.h");
+      missing("CUDNN_INCLUDE_DIR", include, words::holds_no_cudnn_header());
     } else {
       header_dirs.push_back(include);
     }
@@ -237,12 +217,11 @@ inline void find_cudnn_variables(const context& ctx, machine::findings& f) {
     machine::cudnn_install alone;
     std::vector<std::string> ignored;
     if (kind != platform::path_kind::folder && kind != platform::path_kind::file) {
-      missing("CUDNN_LIBRARY", library, "which does not exist");
+      missing("CUDNN_LIBRARY", library, words::which_does_not_exist());
     } else if (!find_cudnn({}, platform::cudnn_library_dirs(library), "CUDNN_LIBRARY", alone, ignored)) {
       std::string dirs = joined(platform::cudnn_library_dirs(library));
       missing("CUDNN_LIBRARY", library,
-              "which leads to no cuDNN library (no " + platform::cudnn_main_file(9) + " or " +
-                  platform::cudnn_main_file(8) + " in " + dirs + ")");
+              words::leads_to_no_cudnn(platform::cudnn_main_file(9), platform::cudnn_main_file(8), dirs));
     } else {
       library_dirs = platform::cudnn_library_dirs(library);
     }
@@ -272,7 +251,7 @@ inline void find_build_cudnn(const context& ctx, machine::findings& f) {
   platform::build_cudnn_places(ctx, headers, libraries);
   for (machine::toolkit& t : f.toolkits) {
     machine::cudnn_install c;
-    if (t.cudnn.empty() && find_cudnn(headers, libraries, "a build with this toolkit", c, t.notes)) {
+    if (t.cudnn.empty() && find_cudnn(headers, libraries, words::build_with_this_toolkit(), c, t.notes)) {
       t.build_cudnn.push_back(c);
     }
   }

@@ -12,21 +12,16 @@
 #include <cushim/diagnostics.hpp>
 #include "../doctor.hpp"
 #include "../machine/machine.hpp"
+#include "../words/gpu.hpp"
 
 namespace doctor {
 
 namespace diag = cushim::diagnostics;
 
-// Why a check failed and what to do; both empty when it passed.
-struct advice {
-  std::string why;
-  std::string fix;
-};
-
 struct driver_check {
   diag::driver_info driver;
   std::string kernel_module_version;  // from /proc/driver/nvidia/version; empty without the module
-  advice help;
+  cushim::problem help;               // why and fix (words/gpu.hpp); empty when it passed
 };
 
 struct gpu {
@@ -42,7 +37,7 @@ struct gpu_check {
   cudaError_t error = cudaSuccess;
   std::string error_name, error_text;
   std::vector<gpu> gpus;
-  advice help;
+  cushim::problem help;
 };
 
 struct cudnn_create_check {
@@ -50,7 +45,7 @@ struct cudnn_create_check {
   cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
   std::string status_name;
   std::string cudnn_message;  // cuDNN's own last error message (cuDNN 9 and later)
-  advice help;
+  cushim::problem help;
 };
 
 // A library file in use (a library cushim loaded, or one of its sub-libraries) and what it needs.
@@ -109,10 +104,7 @@ inline driver_check check_driver() {
   d.kernel_module_version = kernel_module_version();
   const std::string& version = d.driver.version;
   if (!version.empty() && !d.kernel_module_version.empty() && version != d.kernel_module_version) {
-    d.help = {"the driver library " + d.driver.path + " is " + version + " but the loaded kernel module is " +
-                  d.kernel_module_version + ": CUDA calls fail with cudaErrorSystemDriverMismatch (803)",
-              "reboot (or reload the nvidia kernel module) after a driver update; in a container, use the host's "
-              "driver libraries through the NVIDIA container toolkit"};
+    d.help = words::kernel_module_mismatch(d.driver.path, version, d.kernel_module_version);
   }
   return d;
 }
@@ -131,24 +123,17 @@ inline std::vector<library_file> check_files(const std::vector<const cushim::sta
   return all;
 }
 
-inline advice gpu_advice(const gpu_check& g, const driver_check& d, const cushim::status& cudart) {
-  if (!d.driver.found) {
-    return {"no NVIDIA driver was found: the CUDA runtime cannot reach a GPU", d.driver.install_advice};
-  }
+inline cushim::problem gpu_advice(const gpu_check& g, const driver_check& d, const cushim::status& cudart) {
+  if (!d.driver.found) return words::no_driver_for_runtime(d.driver.install_advice);
   if (g.error == cudaErrorInsufficientDriver) {
-    return {"the NVIDIA driver supports CUDA up to " + diag::cuda_version_text(d.driver.cuda_version) +
-                ", older than the CUDA runtime " + diag::cuda_version_text(cudart.version),
-            "update the NVIDIA driver, or use a build for an older CUDA"};
+    return words::driver_older_than_runtime(diag::cuda_version_text(d.driver.cuda_version),
+                                            diag::cuda_version_text(cudart.version));
   }
   if (g.error == cudaErrorSystemDriverMismatch && !d.help.why.empty()) return d.help;
   if (g.error == cudaErrorNoDevice || (g.error == cudaSuccess && g.gpus.empty())) {
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    return {std::string("the driver is loaded but the CUDA runtime sees no GPU") +
-                (visible ? std::string(" (CUDA_VISIBLE_DEVICES=") + visible + ")" : std::string()),
-            "check that nvidia-smi lists the GPU; unset or correct CUDA_VISIBLE_DEVICES; in a container, pass "
-            "--gpus all"};
+    return words::runtime_sees_no_gpu(std::getenv("CUDA_VISIBLE_DEVICES"));
   }
-  return {g.call + " failed: " + g.error_text, "run nvidia-smi to check the driver and the GPU"};
+  return words::gpu_call_failed(g.call, g.error_text);
 }
 
 inline void record_call(gpu_check& g, const std::string& call, cudaError_t error) {
@@ -160,10 +145,9 @@ inline void record_call(gpu_check& g, const std::string& call, cudaError_t error
 
 // Why the doctor makes no call that loads the driver: the system loader's search for it meets a
 // FIFO first, and such a call would wait on it forever. Empty when nothing stands in the way.
-inline advice blocked_driver_advice(const driver_check& d) {
+inline cushim::problem blocked_driver_advice(const driver_check& d) {
   if (d.driver.blocked_by.empty()) return {};
-  return {"not run: the driver's load by name would wait forever on the FIFO " + d.driver.blocked_by,
-          "remove it (the driver's ERROR above says where the loader looks)"};
+  return words::driver_load_blocked(d.driver.blocked_by);
 }
 
 inline gpu_check check_gpus(const driver_check& d, const cushim::status& cudart) {
@@ -197,22 +181,11 @@ inline std::string last_cudnn_message() {
 #endif
 }
 
-inline advice create_advice(const cudnn_create_check& c, const driver_check& d, const gpu_check& g) {
-  if (!d.driver.found) {
-    return {
-        "no NVIDIA driver was found: cudnnCreate needs a GPU (CUDNN_STATUS_NOT_INITIALIZED is cuDNN's answer when "
-        "cudaGetDeviceCount fails)",
-        "install the NVIDIA driver; until then, run on the CPU"};
-  }
-  if (g.gpus.empty())
-    return {"the CUDA runtime sees no usable GPU (see GPUs above)", "fix the GPU problem above first"};
-  if (c.status == CUDNN_STATUS_ARCH_MISMATCH) {
-    return {"this cuDNN build does not support the GPU's compute capability",
-            "use a cuDNN release that supports the GPU (see cuDNN's support matrix)"};
-  }
-  return {"cudnnCreate failed with " + c.status_name,
-          "rerun with CUDNN_LOGDEST_DBG=stderr and CUDNN_LOGLEVEL_DBG=3 (cuDNN 9) or CUDNN_LOGERR_DBG=1 (cuDNN 8) for "
-          "cuDNN's own log"};
+inline cushim::problem create_advice(const cudnn_create_check& c, const driver_check& d, const gpu_check& g) {
+  if (!d.driver.found) return words::no_driver_for_cudnn();
+  if (g.gpus.empty()) return words::no_usable_gpu();
+  if (c.status == CUDNN_STATUS_ARCH_MISMATCH) return words::gpu_not_supported_by_cudnn();
+  return words::cudnn_create_failed(c.status_name);
 }
 
 inline cudnn_create_check check_cudnn_create(const driver_check& d, const gpu_check& g) {
@@ -237,14 +210,6 @@ inline cudnn_create_check check_cudnn_create(const driver_check& d, const gpu_ch
 inline std::string joined(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
-
-// "a, b and c".
-inline std::string listed(const std::vector<std::string>& items) {
-  std::string text;
-  for (std::size_t i = 0; i < items.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
   return text;
 }
 

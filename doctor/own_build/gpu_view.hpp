@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "findings.hpp"
+#include "../words/gpu.hpp"
+#include "../words/verdict.hpp"
 
 namespace doctor {
 
@@ -34,7 +36,7 @@ inline std::string gpus_text(const std::vector<gpu>& gpus) {
     same = same && g.name == gpus.front().name;
   }
   if (gpus.size() > 1 && same) return "the " + std::to_string(gpus.size()) + " " + short_gpu_name(gpus.front().name);
-  return listed(names);
+  return words::listed(names);
 }
 
 inline gpu_view see_gpus(const findings& f) {
@@ -51,20 +53,18 @@ inline gpu_view see_gpus(const findings& f) {
     v.gpus = f.gpus.gpus;
   }
   if (!d.found) {
-    v.why_not = "no NVIDIA driver was found";
+    v.why_not = words::no_driver();
     v.fix = d.install_advice;
   } else if (!d.blocked_by.empty()) {
-    v.why_not = "the driver's load by name would wait forever on the FIFO " + d.blocked_by;
-    v.fix = "remove " + d.blocked_by;
+    v.why_not = words::driver_waits_on(d.blocked_by);
+    v.fix = words::remove(d.blocked_by);
   } else if (!f.driver.help.why.empty()) {
-    v.why_not = "the driver library (" + d.version + ") and the loaded kernel module (" +
-                f.driver.kernel_module_version + ") differ";
+    v.why_not = words::driver_and_module_differ(d.version, f.driver.kernel_module_version);
     v.fix = f.driver.help.fix;
   } else if (v.gpus.empty()) {
-    v.why_not = f.nvml.found && !f.nvml.error.empty() ? "the driver's NVML cannot list the GPUs: " + f.nvml.error
-                                                      : "the driver sees no GPU";
-    v.fix =
-        "check that nvidia-smi lists the GPU; unset or correct CUDA_VISIBLE_DEVICES; in a container, pass --gpus all";
+    v.why_not =
+        f.nvml.found && !f.nvml.error.empty() ? words::nvml_cannot_list(f.nvml.error) : words::driver_sees_no_gpu();
+    v.fix = words::check_gpu_visible();
   }
   v.usable = v.why_not.empty();
   return v;

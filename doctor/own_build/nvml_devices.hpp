@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "../words/gpu.hpp"
+
 namespace doctor {
 
 // "79.6 GiB"
@@ -19,13 +21,13 @@ inline std::string memory_text(unsigned long long bytes) {
 
 inline void append_nvml(std::string& out, const cushim::diagnostics::nvml_info& n) {
   if (!n.found) {
-    out += "NVML: not found (it comes with the NVIDIA driver)\n";
+    out += words::nvml_not_found() + "\n";
     return;
   }
   out += "NVML " + n.path + ": ";
   if (!n.driver_version.empty() || n.cuda_version) {
-    out += "driver " + (n.driver_version.empty() ? std::string("unknown") : n.driver_version) +
-           ", supports CUDA up to " + cushim::diagnostics::cuda_version_text(n.cuda_version);
+    out += "driver " + (n.driver_version.empty() ? std::string("unknown") : n.driver_version) + ", " +
+           words::supports_up_to(cushim::diagnostics::cuda_version_text(n.cuda_version));
   }
   out += n.error.empty() ? "\n" : (n.driver_version.empty() ? "" : "; ") + n.error + "\n";
   for (std::size_t i = 0; i < n.gpus.size(); ++i) {

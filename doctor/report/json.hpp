@@ -18,8 +18,10 @@ using diag::append_json_array;
 using diag::append_json_string;
 using diag::json_object;
 
-// A check's advice as its "why" and "fix" members.
-inline void advice_fields(json_object& o, const advice& help) { o.field("why", help.why).field("fix", help.fix); }
+// A check's help as its "why" and "fix" members.
+inline void advice_fields(json_object& o, const cushim::problem& help) {
+  o.field("why", help.why).field("fix", help.fix);
+}
 
 inline void driver_json(std::string& out, const driver_check& d) {
   json_object o(out);

@@ -18,7 +18,7 @@ inline void strings_json(std::string& out, const std::vector<std::string>& items
 }
 
 inline void problem_fields(json_object& o, const machine::problem& p) {
-  o.field("code", p.code).field("what", p.what).field("path", p.path).field("why", p.why).field("fix", p.fix);
+  o.field("code", p.name).field("what", p.what).field("path", p.path).field("why", p.why).field("fix", p.fix);
 }
 
 inline void problems_json(std::string& out, const std::vector<machine::problem>& problems) {

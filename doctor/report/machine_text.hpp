@@ -12,6 +12,8 @@
 #include "../machine/context.hpp"
 #include "../machine/build_tools.hpp"
 #include "../machine/layout.hpp"
+#include "../words/machine_report.hpp"
+#include "../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -136,20 +138,20 @@ inline std::string copy_summary(const machine::library_copy& c) {
 
 inline void append_copy(std::string& out, const machine::library_copy& c) {
   out += "  " + copy_summary(c) + "; " + c.owner;
-  out += c.used_by.empty() ? "; used by no stack found\n" : "; used by " + joined(c.used_by) + "\n";
+  out += "; " + (c.used_by.empty() ? words::used_by_no_stack() : "used by " + joined(c.used_by)) + "\n";
   std::vector<std::string> mixed;
   for (const machine::cudnn_file& s : c.sublibraries) {
     if (!same_release(s.version, c.version)) {
       mixed.push_back(s.name + " " + s.version);
     }
   }
-  if (!mixed.empty()) out += "    note: sub-libraries of another release beside it: " + joined(mixed) + "\n";
+  if (!mixed.empty()) out += "    note: " + words::other_release_beside(mixed) + "\n";
   for (const std::string& n : c.notes) out += "    note: " + n + "\n";
 }
 
 // Every copy of every NVIDIA library, by library.
 inline std::string copies_text(const machine::findings& f) {
-  std::string out = "\nNVIDIA libraries on this machine (from their files; nothing was loaded)\n";
+  std::string out = "\n" + words::copies_heading() + "\n";
   for (const machine::library_copy& c : f.copies) append_copy(out, c);
   if (f.copies.empty()) out += "  none found\n";
   return out;
@@ -165,38 +167,36 @@ inline void append_program(std::string& out, const machine::cushim_program& p) {
 }
 
 inline std::string programs_text(const machine::findings& f) {
-  std::string out = "\nPrograms built with cushim, in a plain environment (cushim's search, from the files)\n";
+  std::string out = "\n" + words::programs_heading() + "\n";
   for (const machine::cushim_program& p : f.programs) append_program(out, p);
   return out;
 }
 
 inline std::string findings_text(const machine::findings& f) {
-  std::string out = "\nCUDA toolkits (from their files; nothing was run)\n";
+  std::string out = "\n" + words::toolkits_heading() + "\n";
   for (const machine::toolkit& t : f.toolkits) append_toolkit(out, t);
   if (f.toolkits.empty()) {
-    out += std::string("  none: nothing in ") + platform::toolkit_places +
-           ", in CUDA_PATH, CUDA_HOME or CUDA_PATH_V*, "
-           "and no nvcc on PATH\n";
+    out += "  " + words::no_toolkits(platform::toolkit_places) + "\n";
   }
   for (const machine::cudnn_install& c : f.cudnn) {
     out += "  " + c.found_by + ": " + cudnn_summary(c) + ", " + (c.library.empty() ? c.header : c.library) + "\n";
     append_cudnn_files(out, c, "    ");
   }
-  out += "\nPython environments (from their files; nothing was run)\n";
+  out += "\n" + words::pythons_heading() + "\n";
   for (const machine::command_on_path& c : f.on_path) {
     out += "  " + c.command + " on PATH: " +
            (c.path.empty() ? std::string("none") : c.path + (c.environment.empty() ? "" : " (" + c.environment + ")")) +
            (c.how.empty() ? "" : ", " + c.how) + "\n";
   }
   for (const machine::ide_interpreter& i : f.ide_interpreters) {
-    out += "  " + i.ide + "'s interpreter for " + i.project + ": " + i.path +
+    out += "  " + words::ide_interpreter_for(i) + ": " + i.path +
            (i.environment.empty() ? "" : " (" + i.environment + ")") + ", from " + i.settings +
            (i.name.empty() ? "" : " (\"" + i.name + "\")") + " and " + i.how + "\n";
   }
   for (const machine::environment& e : f.environments) append_environment(out, e);
   if (f.environments.empty()) out += "  none found\n";
   if (f.build.examined) {
-    out += "\nBuilding from source (what nvcc and a build need; nothing was run)\n";
+    out += "\n" + words::building_heading() + "\n";
     for (const std::string& i : f.build.installed) out += "  installed: " + i + "\n";
     out += std::string("  ") + platform::compiler_file + " on PATH: " +
            (f.build.compiler.empty()
@@ -207,7 +207,7 @@ inline std::string findings_text(const machine::findings& f) {
     append_details(out, f.build.notes, f.build.problems, "  ");
   }
   if (!f.problems.empty() || !f.notes.empty()) {
-    out += "\nThe machine as a whole\n";
+    out += "\n" + words::machine_heading() + "\n";
     append_details(out, f.notes, f.problems, "  ");
   }
   return out;

@@ -18,6 +18,7 @@
 #include "../own_build/findings.hpp"
 #include "../verdict/verdict.hpp"
 #include "machine_text.hpp"
+#include "../words/report.hpp"
 
 namespace doctor {
 
@@ -117,13 +118,13 @@ inline std::string sublibrary_version(const findings& f, const cushim::status& s
 
 inline std::string stack_record(const stack& s) {
   return s.kind + ": " + stack_label(s) + ": " +
-         (s.uses_gpu           ? "uses the GPU" + (s.cudnn.empty() ? std::string() : " with " + s.cudnn)
-          : s.problems.empty() ? std::string("does not use the GPU")
+         (s.uses_gpu           ? words::uses_the_gpu(s.cudnn)
+          : s.problems.empty() ? words::does_not_use_the_gpu()
                                : s.problems.front().what);
 }
 
 inline std::string record_text(const findings& f, const verdict& v) {
-  std::string out = "# cushim-doctor record: what a program built with cushim finds on this machine\n";
+  std::string out = words::record_heading() + "\n";
   auto line = [&out](const std::string& key, const std::string& value) { out += key + ": " + value + "\n"; };
   line("headline", v.headline);
   line("date", utc_now_iso8601());
@@ -179,7 +180,7 @@ inline bool write_record(const std::string& path, const findings& f, const verdi
   out << record_text(f, v);
   out.close();
   if (out) return true;
-  std::fprintf(stderr, "cushim-doctor: cannot write the record to %s: %s\n", path.c_str(), std::strerror(errno));
+  std::fputs((words::cannot_write_record(path, std::strerror(errno)) + "\n").c_str(), stderr);
   return false;
 }
 

@@ -10,10 +10,13 @@
 #include "../own_build/nvml_devices.hpp"
 #include "../verdict/verdict.hpp"
 #include "machine_text.hpp"
+#include "../words/gpu.hpp"
+#include "../words/report.hpp"
+#include "../words/verdict.hpp"
 
 namespace doctor {
 
-inline void append_advice(std::string& out, const advice& help) {
+inline void append_advice(std::string& out, const cushim::problem& help) {
   if (!help.why.empty()) out += "  why: " + help.why + "\n";
   if (!help.fix.empty()) out += "  fix: " + help.fix + "\n";
 }
@@ -22,16 +25,17 @@ inline void append_driver_version(std::string& out, const driver_check& d) {
   if (!d.driver.found) return;  // explain() has said so, with the fix
   out += "NVIDIA driver version: " + (d.driver.version.empty() ? std::string("unknown") : d.driver.version);
   if (!d.kernel_module_version.empty()) out += " (kernel module " + d.kernel_module_version + ")";
-  out += ", supports CUDA up to " + diag::cuda_version_text(d.driver.cuda_version) + "\n";
-  if (!d.help.why.empty()) out += "  WARNING: the driver library and the kernel module differ\n";
+  out += ", " + words::supports_up_to(diag::cuda_version_text(d.driver.cuda_version)) + "\n";
+  if (!d.help.why.empty()) out += "  WARNING: " + d.help.what + "\n";
   append_advice(out, d.help);
 }
 
 inline void append_built_for(std::string& out, const cushim::status& cudnn, const cushim::status& cudart) {
   if (cudnn.code != cushim::error_code::ok) return;
-  out += "cuDNN " + diag::version_text(cudnn.lib, cudnn.version) + " was built for CUDA " +
-         diag::cuda_version_text(cudnn.built_for_cuda) + " (cudnnGetCudartVersion); the CUDA runtime in use is " +
-         diag::version_text(cudart.lib, cudart.version) + "\n";
+  out += words::cudnn_built_for(diag::version_text(cudnn.lib, cudnn.version),
+                                diag::cuda_version_text(cudnn.built_for_cuda),
+                                diag::version_text(cudart.lib, cudart.version)) +
+         "\n";
 }
 
 // "  libcudnn_cnn.so.9 needs a b c: all found", or each missing one with where it was looked for.
@@ -55,15 +59,13 @@ inline void append_file_dependencies(std::string& out, const library_file& file)
 
 inline void append_dependencies(std::string& out, const std::vector<library_file>& all) {
   if (all.empty()) return;
-  out += std::string("Dependencies of the libraries in use (") + diag::dependency_list_name() +
-         "), resolved as the system loader would:\n";
+  out += words::dependencies_heading(diag::dependency_list_name()) + "\n";
   for (const library_file& file : all) append_file_dependencies(out, file);
 }
 
 inline void append_gpus(std::string& out, const gpu_check& g) {
   if (!g.ran) {
-    out += "GPUs: not checked: " + (g.help.why.empty() ? std::string("the CUDA runtime is unavailable") : g.help.why) +
-           "\n";
+    out += "GPUs: not checked: " + (g.help.why.empty() ? words::runtime_unavailable() : g.help.why) + "\n";
     if (!g.help.fix.empty()) out += "  fix: " + g.help.fix + "\n";
     return;
   }
@@ -82,7 +84,7 @@ inline void append_gpus(std::string& out, const gpu_check& g) {
 
 inline void append_create(std::string& out, const cudnn_create_check& c) {
   if (!c.ran) {
-    out += "cudnnCreate: not tried: " + (c.help.why.empty() ? std::string("cuDNN is unavailable") : c.help.why) + "\n";
+    out += "cudnnCreate: not tried: " + (c.help.why.empty() ? words::cudnn_unavailable() : c.help.why) + "\n";
     return;
   }
   out += "cudnnCreate: " + c.status_name + " (" + std::to_string(int(c.status)) + ")\n";
@@ -91,10 +93,8 @@ inline void append_create(std::string& out, const cudnn_create_check& c) {
 }
 
 inline std::string verdict_line(const verdict& v) {
-  const char* label = v.exit_code == exit_gpu_works  ? "GPU WORKS"
-                      : v.exit_code == exit_problems ? "GPU WORKS, WITH PROBLEMS"
-                                                     : "NO GPU";
-  return "verdict: " + std::string(label) + " (exit " + std::to_string(v.exit_code) + "): " + v.text + "\n";
+  return "verdict: " + std::string(words::verdict_label(v.exit_code)) + " (exit " + std::to_string(v.exit_code) +
+         "): " + v.text + "\n";
 }
 
 // The headline, then each problem with what it is of and its fix.
@@ -124,8 +124,8 @@ inline std::string gpu_text(const findings& f, const verdict& v) {
   }
   const diag::driver_info& d = f.driver.driver;
   if (d.found) {
-    out += "; driver " + (d.version.empty() ? std::string("of unknown version") : d.version) + " (" + d.path +
-           "), supports CUDA up to " + diag::cuda_version_text(d.cuda_version);
+    out += "; driver " + (d.version.empty() ? std::string("of unknown version") : d.version) + " (" + d.path + "), " +
+           words::supports_up_to(diag::cuda_version_text(d.cuda_version));
   }
   if (!v.gpu.usable) out += " (" + v.gpu.why_not + ")";
   return out + "\n";
@@ -133,10 +133,10 @@ inline std::string gpu_text(const findings& f, const verdict& v) {
 
 // This doctor's own loads, as any program built with cushim makes them: explain() and its checks.
 inline std::string own_build_text(const findings& f) {
-  std::string out = "\nThis doctor's own loads (a program built with cushim and cuDNN " +
-                    diag::version_text(cushim::library::cudnn, CUDNN_VERSION) + " and CUDA " +
-                    diag::cuda_version_text(CUDART_VERSION) + " headers), made for real\n" + f.explanation +
-                    "\ncushim-doctor's own checks\n";
+  std::string out = "\n" +
+                    words::own_loads_heading(diag::version_text(cushim::library::cudnn, CUDNN_VERSION),
+                                             diag::cuda_version_text(CUDART_VERSION)) +
+                    "\n" + f.explanation + "\n" + words::own_checks_heading() + "\n";
   append_driver_version(out, f.driver);
   append_nvml(out, f.nvml);
   append_built_for(out, f.of(cushim::library::cudnn), f.of(cushim::library::cudart));

@@ -14,18 +14,16 @@
 #include "../machine/frameworks.hpp"
 #include "../machine/layout.hpp"
 #include "../machine/text_values.hpp"
+#include "../words/compatibility.hpp"
+#include "../words/cudnn.hpp"
+#include "../words/frameworks.hpp"
+#include "../words/toolkits.hpp"
 #include "framework_loads.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 namespace discovery {
-
-inline std::string cuda_text(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
-}
-
-inline std::string sm_text(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
 
 // The minimum driver of a CUDA major on this platform ("525.60.13"); null where the data has none.
 inline const char* minimum_driver_of(int cuda_major, const char** source = nullptr) {
@@ -51,30 +49,13 @@ inline void check_against_driver(const machine::options& o, const std::string& v
   if (!o.driver_found || o.driver_cuda_version <= 0 || !cuda_minor_key(version)) return;
   int built = cuda_minor_key(version),
       supported = o.driver_cuda_version / 1000 * 100 + o.driver_cuda_version % 1000 / 10;
-  std::string driver = "the NVIDIA driver" + (o.driver_version.empty() ? "" : " (" + o.driver_version + ")");
   if (built / 100 > supported / 100) {
     const char* source = nullptr;
     const char* minimum = minimum_driver_of(built / 100, &source);
-    const char* own = toolkit_driver_of(version);
-    std::string major = std::to_string(built / 100);
     problems.push_back(
-        {"driver_too_old",
-         driver + " supports CUDA up to " + cuda_text(o.driver_cuda_version) + ", older than the CUDA " + version +
-             " " + subject,
-         path,
-         "its CUDA calls fail with cudaErrorInsufficientDriver (35, \"CUDA driver version is insufficient for CUDA "
-         "runtime version\")" +
-             (minimum ? std::string(": CUDA ") + major + ".x needs driver " + minimum + " or newer (" + source + ")"
-                      : std::string()),
-         "update the NVIDIA driver" + (minimum ? std::string(" to ") + minimum + " or newer" : std::string()) +
-             (own ? std::string(" (") + own + " or newer runs everything in CUDA " + leading_parts(version, 2) +
-                        ", PTX JIT included)"
-                  : std::string()) +
-             "; or " + builds_fix});
+        words::driver_too_old(o, version, subject, path, minimum, source, toolkit_driver_of(version), builds_fix));
   } else if (built > supported) {
-    notes.push_back(driver + " supports CUDA up to " + cuda_text(o.driver_cuda_version) + ", older than the CUDA " +
-                    version + " " + subject + ": it runs through minor version compatibility, but PTX built for " +
-                    version + " cannot be compiled by that driver (cudaErrorUnsupportedPtxVersion)");
+    notes.push_back(words::minor_version_compatibility(o, version, subject));
   }
 }
 
@@ -86,19 +67,7 @@ inline void check_gpu_floor(const machine::options& o, const std::string& versio
   if (!floor) return;
   for (int cc : o.gpu_compute_capabilities) {
     if (cc >= floor->minimum_sm) continue;
-    const gpu_floor_row* before = gpu_floor_for(major - 1);
-    problems.push_back(
-        {"gpu_too_old",
-         "the GPU of compute capability " + sm_text(cc) + " is older than CUDA " + std::to_string(major) +
-             " supports (SM " + sm_text(floor->minimum_sm) + " and later), and " + subject + " is for CUDA " + version,
-         path,
-         "CUDA " + std::to_string(major) + ".0 dropped " + floor->dropped + " (" + floor->source +
-             "): nothing built with it runs on that GPU (\"no kernel image is available for execution on "
-             "the device\")",
-         before && cc >= before->minimum_sm
-             ? "use a CUDA " + std::to_string(major - 1) + ".x build for this GPU (CUDA " + std::to_string(major - 1) +
-                   " supports SM " + sm_text(before->minimum_sm) + " and later)"
-             : "use a CUDA release whose support includes SM " + sm_text(cc)});
+    problems.push_back(words::gpu_too_old(cc, *floor, gpu_floor_for(major - 1), subject, version, path));
   }
 }
 
@@ -112,17 +81,6 @@ inline const cudnn_support_row* support_row(const std::string& release) {
   return nullptr;
 }
 
-inline std::string ranges_text(const cudnn_support_row& row) {
-  std::string text;
-  for (const cuda_range& r : row.cuda) {
-    if (!r.from) continue;
-    std::string one = std::to_string(r.from / 100) + "." + std::to_string(r.from % 100);
-    if (r.to != r.from) one += " - " + std::to_string(r.to / 100) + "." + std::to_string(r.to % 100);
-    text += (text.empty() ? "" : " and ") + one;
-  }
-  return text;
-}
-
 inline const known_bad_row* known_bad(const std::string& package, const std::string& version) {
   for (const known_bad_row& row : known_bad_releases) {
     if (normalized_name(row.package) != normalized_name(package)) continue;
@@ -130,11 +88,6 @@ inline const known_bad_row* known_bad(const std::string& package, const std::str
     if (leading_parts(version, parts) == row.version) return &row;
   }
   return nullptr;
-}
-
-inline machine::problem known_bad_problem(const known_bad_row& row, const std::string& name, const std::string& path) {
-  return {"known_bad_release", name + " is a known-bad release", path, std::string(row.why) + " (" + row.source + ")",
-          row.fix};
 }
 
 // What a cuDNN's DLLs import and Windows would not find (cudnn_imports.hpp), and an import library
@@ -147,33 +100,12 @@ inline void check_cudnn_imports(const machine::cudnn_install& c, const std::stri
     int cuda_major = platform::cuda_major_named_by(i.name);
     if (!i.path.empty() || (cuda_major && other_cuda)) continue;
     bool zlib = pe_format::same_name_ignoring_case(i.name, "zlibwapi.dll");
-    std::string advice = advice_for(i.name);
-    problems.push_back(
-        {"cudnn_import_missing", "cuDNN " + release + " in " + dir + " needs " + i.name + ", which is not found",
-         join_path(dir, i.name),
-         i.needed_by + " import" + (i.needed_by.find(',') == std::string::npos ? "s" : "") +
-             " it, and Windows looks for it in: " + joined(i.searched) +
-             ". A program that loads this cuDNN fails when cuDNN loads those files" +
-             (zlib ? ": \"Could not locate zlibwapi.dll. Please make sure it is in your library path!\", and the "
-                     "process ends"
-                   : " (error 126)"),
-         !advice.empty() ? advice
-         : cuda_major    ? "put the bin folder of a CUDA " + std::to_string(cuda_major) + " toolkit (it has " + i.name +
-                            ") on PATH, or copy " + i.name + " from there into " + dir
-                      : "put " + i.name + " into " + dir + ", or its folder on PATH"});
+    problems.push_back(words::cudnn_import_missing(release, dir, i, zlib, cuda_major));
   }
   int major = platform::cudnn_major_of_main(file_name_of(c.library));
   if (c.import_library_major && major && c.import_library_major != major) {
-    problems.push_back({"cudnn_import_library_mismatch",
-                        file_name_of(c.import_library) + " in " + parent_dir(c.import_library) + " links to " +
-                            platform::cudnn_main_file(c.import_library_major) + ", but the cuDNN DLL beside it is " +
-                            file_name_of(c.library),
-                        c.import_library,
-                        "a program built here links cuDNN " + std::to_string(c.import_library_major) +
-                            " and, when it starts, looks for " + platform::cudnn_main_file(c.import_library_major) +
-                            ", which this folder does not have: the two are of "
-                            "different archives",
-                        "copy the lib and bin folders of one cuDNN archive together"});
+    problems.push_back(words::cudnn_import_library_mismatch(
+        c.import_library, c.import_library_major, platform::cudnn_main_file(c.import_library_major), c.library));
   }
 }
 
@@ -182,27 +114,10 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
                         const std::string& cuda, std::vector<machine::problem>& problems,
                         std::vector<std::string>& notes) {
   std::string release = leading_parts(c.library_version, 3);
-  if (c.library.empty()) {
-    problems.push_back(
-        {"cudnn_incomplete",
-         where + " has cuDNN's header (" + file_name_of(c.header) + ", " + c.header_version + ") but no cuDNN library",
-         c.header, "a program builds against it and then fails to link (-lcudnn) or to find cuDNN when it runs",
-         "copy the library folder of the same cuDNN archive too, or remove its headers"});
-    return;
-  }
-  if (c.header.empty())
-    notes.push_back(where + " has cuDNN's library but not its headers: programs can load it, not build against it");
+  if (c.library.empty()) return problems.push_back(words::cudnn_without_library(where, c));
+  if (c.header.empty()) notes.push_back(words::cudnn_without_headers(where));
   if (!c.header_version.empty() && !release.empty() && c.header_version != release) {
-    problems.push_back(
-        {"cudnn_headers_mismatch",
-         "cuDNN's header and library in " + where + " are of different releases: " + file_name_of(c.header) + " says " +
-             c.header_version + ", " + file_name_of(c.library) + " is " + release,
-         c.header,
-         "a program built here compiles against cuDNN " + c.header_version + "'s declarations and loads the " +
-             release + " library: functions its headers declare can be missing there, and cudnnGetVersion() (" +
-             release + ") disagrees with the CUDNN_VERSION it was compiled with, which frameworks and cushim check",
-         "copy the include and library folders of one cuDNN archive together (both " + c.header_version + ", or both " +
-             release + ")"});
+    problems.push_back(words::cudnn_headers_mismatch(where, c, release));
   }
   std::vector<std::string> releases;
   bool main_says = c.version_source.compare(0, file_name_of(c.library).size() + 1, file_name_of(c.library) + ":") == 0;
@@ -214,42 +129,16 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
     if (!release.empty() && r != release) mixed = true;
     releases.push_back(s.name + " " + r);
   }
-  if (mixed) {
-    problems.push_back(
-        {"cudnn_mixed_releases",
-         "cuDNN's files in " + parent_dir(c.library) + " are of more than one release: " + joined(releases),
-         parent_dir(c.library),
-         "cuDNN loads its sub-libraries by name and requires its own release of each: "
-         "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH (cuDNN 9), or a failure at the first call (cuDNN 8)",
-         "remove every cudnn file from " + parent_dir(c.library) + " and copy in those of one archive"});
-  }
+  if (mixed) problems.push_back(words::cudnn_mixed_releases(parent_dir(c.library), releases));
   for (const machine::cudnn_file& s : c.sublibraries) {
-    if (!s.path.empty()) continue;
-    problems.push_back({"cudnn_sublibrary_missing", "cuDNN in " + parent_dir(c.library) + " has no " + s.name,
-                        join_path(parent_dir(c.library), s.name),
-                        "cuDNN loads it by name; without it the calls that need it fail "
-                        "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED; cuDNN 8 can end the process)",
-                        "copy the whole library folder of the cuDNN " +
-                            (release.empty() ? std::string() : release + " ") + "archive"});
+    if (s.path.empty()) problems.push_back(words::cudnn_sublibrary_missing(parent_dir(c.library), s.name, release));
   }
   int major = cuda_minor_key(cuda) / 100;
   bool other_cuda = c.built_for_cuda_major && major && c.built_for_cuda_major != major;
   check_cudnn_imports(c, release, other_cuda, problems);
-  if (other_cuda) {
-    problems.push_back(
-        {"cudnn_other_cuda",
-         "the cuDNN " + release + " in " + where + " (CUDA " + cuda + ") was built for CUDA " +
-             std::to_string(c.built_for_cuda_major),
-         c.library,
-         c.built_for_source + ": it needs CUDA " + std::to_string(c.built_for_cuda_major) +
-             "'s libraries, which a CUDA " + std::to_string(major) +
-             " toolkit does not have, so programs built with this toolkit cannot use it",
-         "install the cuDNN archive built for CUDA " + std::to_string(major) + " (cudnn-...-cuda" +
-             std::to_string(major) +
-             "-archive) in its place, or keep each cuDNN in a folder of its own beside the CUDA it was built for"});
-  }
+  if (other_cuda) problems.push_back(words::cudnn_other_cuda(release, where, cuda, major, c));
   if (const known_bad_row* row = known_bad("cudnn", release)) {
-    problems.push_back(known_bad_problem(*row, "cuDNN " + release, c.library));
+    problems.push_back(words::known_bad_release(*row, "cuDNN " + release, c.library));
   }
   const cudnn_support_row* row = support_row(release);
   if (!row) return;
@@ -260,26 +149,13 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
     same_major = same_major || (r.from && r.from / 100 == key / 100);
   }
   if (key && !listed && same_major && !other_cuda) {  // minor version compatibility: a note
-    notes.push_back("cuDNN " + release + " was validated with CUDA " + ranges_text(*row) + " (" + row->source +
-                    "); it runs on CUDA " + leading_parts(cuda, 2) + " through minor version compatibility (" +
-                    source_cuda_compatibility + ")");
+    notes.push_back(words::cudnn_validated_with(release, *row, cuda));
   } else if (key && !listed && !other_cuda) {
-    problems.push_back(
-        {"cudnn_unsupported_cuda", "cuDNN " + release + " does not support CUDA " + cuda + " (" + where + ")",
-         c.library,
-         "cuDNN " + std::string(row->release) + "'s support matrix lists CUDA " + ranges_text(*row) + " (" +
-             row->source + ")",
-         "use a cuDNN release whose support matrix lists CUDA " + leading_parts(cuda, 2) + ", or a CUDA it lists"});
+    problems.push_back(words::cudnn_unsupported_cuda(release, cuda, where, c.library, *row));
   }
   for (int cc : o.gpu_compute_capabilities) {
     if ((row->sm_min && cc < row->sm_min) || (row->sm_max && cc > row->sm_max)) {
-      problems.push_back({"cudnn_unsupported_gpu",
-                          "cuDNN " + release + " does not support the GPU of compute capability " + sm_text(cc),
-                          c.library,
-                          "cuDNN " + std::string(row->release) + "'s support matrix covers SM " + sm_text(row->sm_min) +
-                              (row->sm_max ? " - " + sm_text(row->sm_max) : std::string(" and later")) + " (" +
-                              row->source + "): cudnnCreate returns CUDNN_STATUS_ARCH_MISMATCH",
-                          "use a cuDNN release whose support matrix includes SM " + sm_text(cc)});
+      problems.push_back(words::cudnn_unsupported_gpu(release, cc, c.library, *row));
     }
   }
 }
@@ -287,11 +163,11 @@ inline void check_cudnn(const machine::options& o, const machine::cudnn_install&
 inline void check_toolkit(const machine::options& o, machine::toolkit& t) {
   for (const machine::cudnn_install& c : t.cudnn) check_cudnn(o, c, t.path, t.version, t.problems, t.notes);
   for (const machine::cudnn_install& c : t.build_cudnn) {
-    check_cudnn(o, c, "what a build with " + t.path + " finds", t.version, t.problems, t.notes);
+    check_cudnn(o, c, words::what_a_build_finds(t.path), t.version, t.problems, t.notes);
   }
-  check_against_driver(o, t.version, "toolkit", t.path, "use a toolkit for the CUDA the driver supports", t.problems,
+  check_against_driver(o, t.version, words::toolkit_subject(), t.path, words::toolkit_for_driver_fix(), t.problems,
                        t.notes);
-  check_gpu_floor(o, t.version, "this toolkit", t.path, t.problems);
+  check_gpu_floor(o, t.version, words::this_toolkit(), t.path, t.problems);
 }
 
 // CUDA_PATH, CUDA_HOME and the first nvcc on PATH should lead to one toolkit; CUDA_PATH_V<x>_<y>
@@ -305,28 +181,13 @@ inline void check_selection(const context& ctx, machine::findings& f) {
     }
     return nullptr;
   };
-  auto described = [](const machine::toolkit& t) {
-    return t.path + (t.version.empty() ? std::string() : " (CUDA " + t.version + ")");
-  };
   const char* pairs[][2] = {{"CUDA_PATH", "nvcc on PATH"}, {"CUDA_HOME", "nvcc on PATH"}, {"CUDA_PATH", "CUDA_HOME"}};
   for (const auto& pair : pairs) {
     const machine::toolkit* a = selected(pair[0]);
     const machine::toolkit* b = selected(pair[1]);
     if (!a || !b || a == b) continue;
     bool nvcc = std::string(pair[1]) == "nvcc on PATH";
-    f.problems.push_back(
-        {"toolkit_selection_disagrees",
-         std::string(pair[0]) + " selects " + described(*a) + ", but " +
-             (nvcc ? "the first nvcc on PATH is " + b->nvcc : std::string(pair[1]) + " selects " + described(*b)) +
-             (nvcc ? (b->version.empty() ? std::string() : " (CUDA " + b->version + ")") : std::string()),
-         a->path,
-         "build tools disagree: CMake's FindCUDAToolkit and setup.py builds take the toolkit from " +
-             std::string(pair[0]) + ", " +
-             (nvcc ? "a build that runs nvcc from PATH compiles with the other one"
-                   : "others take it from " + std::string(pair[1])) +
-             ": a program then compiles with one CUDA's headers and links or loads the other's libraries",
-         nvcc ? "put " + join_path(a->path, "bin") + " first on PATH, or set " + pair[0] + " to " + b->path
-              : "set both to the toolkit you build with"});
+    f.problems.push_back(words::toolkit_selection_disagrees(pair[0], *a, pair[1], *b, nvcc));
   }
   for (const std::string& name : ctx.names_starting("CUDA_PATH_V")) {
     std::string expected = name.substr(11);
@@ -335,27 +196,9 @@ inline void check_selection(const context& ctx, machine::findings& f) {
       bool named = false;
       for (const std::string& by : t.found_by) named = named || by == name;
       if (!named || t.version.empty() || leading_parts(t.version, 2) == expected) continue;
-      f.problems.push_back({"variable_version_mismatch",
-                            name + " names " + t.path + ", a CUDA " + t.version + " toolkit, not CUDA " + expected,
-                            t.path,
-                            "tools take " + name + " for CUDA " + expected +
-                                "'s files: torch's loader adds its bin folder for a build for CUDA " + expected +
-                                ", NVIDIA's MSBuild rules compile with it",
-                            "set " + name + " to the CUDA " + expected + " toolkit, or remove it"});
+      f.problems.push_back(words::variable_version_mismatch(name, t, expected));
     }
   }
-}
-
-// How to install a framework's CUDA build, for the driver of this machine where it is known.
-inline std::string install_text(const machine::options& o, const framework_spec& spec) {
-  std::string text = spec.cuda_install;
-  std::size_t at = text.find("{cuda}");
-  if (at == std::string::npos) return text;
-  text.replace(at, 6, "XY");
-  if (o.driver_found && o.driver_cuda_version > 0) {
-    return text + ", for a CUDA X.Y up to " + cuda_text(o.driver_cuda_version) + " (what this driver supports)";
-  }
-  return text + ", for a CUDA X.Y the driver supports (nvidia-smi shows which)";
 }
 
 // The GPUs against the architectures a framework is built for, where its files or the data say.
@@ -372,7 +215,7 @@ inline void check_architectures(const machine::options& o, machine::framework& f
     } else {
       built.push_back(cc);
     }
-    source = "its build information lists " + joined(fw.architectures);
+    source = words::listed_architectures(fw.architectures);
   }
   std::size_t plus = fw.version.find('+');
   for (const wheel_architectures_row& row : wheel_architectures) {
@@ -381,25 +224,13 @@ inline void check_architectures(const machine::options& o, machine::framework& f
       if (cc) built.push_back(cc);
     }
     if (built.empty()) from = row.sm_min;
-    source = std::string("its wheels for ") + row.cuda_tag + " are built for " +
-             (built.empty() ? "SM " + sm_text(row.sm_min) + " and later" : [&] {
-               std::vector<std::string> names;
-               for (int cc : built) names.push_back(sm_text(cc));
-               return "SM " + joined(names);
-             }()) +
-             " (" + row.source + ")";
+    source = words::wheel_architectures_text(row, built);
   }
   if (source.empty()) return;
   for (int cc : o.gpu_compute_capabilities) {
     bool runs = (from && cc >= from) || std::find(built.begin(), built.end(), cc) != built.end();
     if (runs) continue;
-    fw.problems.push_back({"gpu_not_built_for",
-                           fw.name + " " + fw.version + " has no code for the GPU of compute capability " + sm_text(cc),
-                           fw.native_file,
-                           source + ": on this GPU it fails with \"no kernel image is available for execution on the "
-                                    "device\"",
-                           "install a build that includes SM " + sm_text(cc) + " (one for an older CUDA), or build " +
-                               fw.name + " from source for it"});
+    fw.problems.push_back(words::gpu_not_built_for(fw, cc, source));
   }
 }
 
@@ -408,47 +239,24 @@ inline void check_framework(const machine::options& o, const std::string& site, 
                             const machine::environment& e, machine::framework& fw) {
   const framework_spec& spec = *found.spec;
   std::string file = spec.version_file ? native_path(site, spec.version_file) : fw.native_file;
+  std::string install = words::install_text(o, spec.cuda_install);
   if (fw.build == "cpu" && spec.cpu_build_is_usual) {
-    fw.notes.push_back(fw.name + " " + fw.version +
-                       " is built without CUDA (its imports reach none of CUDA's "
-                       "libraries): it uses no GPU; for one that does, " +
-                       spec.cuda_install);
+    fw.notes.push_back(words::built_without_cuda(fw, spec.cuda_install));
   } else if (fw.build == "cpu") {
-    fw.problems.push_back(
-        {"cpu_only_build", fw.name + " " + fw.version + " is a CPU-only build", file,
-         std::string(spec.version_file ? spec.version_file : "its files") + " says it was built without CUDA" +
-             (spec.cuda_key ? std::string(" (") + spec.cuda_key + (fw.cuda.empty() ? " is None" : " = " + fw.cuda) + ")"
-                            : std::string()) +
-             ": it never uses a GPU, whatever the driver and the toolkits (" + fw.name +
-             " reports no CUDA device; a package manager that took the default index often installs this build)",
-         install_text(o, spec)});
+    fw.problems.push_back(words::cpu_only_build(fw, file, spec.version_file, spec.cuda_key, install));
   } else if (fw.build == "rocm" && o.driver_found) {
-    fw.problems.push_back({"rocm_build",
-                           fw.name + " " + fw.version + " is a ROCm build (HIP " + fw.hip + "), for AMD GPUs", file,
-                           "it uses AMD's HIP runtime, not CUDA: it sees no NVIDIA GPU", install_text(o, spec)});
+    fw.problems.push_back(words::rocm_build(fw, file, install));
   }
-  if (fw.build == "cuda" && fw.native_file.empty() &&
-      (platform::windows_names ? spec.windows_native : spec.linux_native)[0]) {
-    fw.problems.push_back({"framework_files_missing",
-                           fw.name + " " + fw.version + " is a CUDA build but its CUDA library is missing",
-                           native_path(site, (platform::windows_names ? spec.windows_native : spec.linux_native)[0]),
-                           "its CUDA support cannot load: a partial install, or files removed by another package",
-                           "pip install --force-reinstall " + fw.distribution + "==" + fw.version});
+  const char* const* native = platform::windows_names ? spec.windows_native : spec.linux_native;
+  if (fw.build == "cuda" && fw.native_file.empty() && native[0]) {
+    fw.problems.push_back(words::framework_files_missing(fw, native_path(site, native[0])));
   }
   for (const machine::wheel& w : e.nvidia_wheels) {
     std::string pinned = pinned_requirement(found.meta, w.name);
-    if (pinned.empty() || pinned == w.version) continue;
-    fw.problems.push_back(
-        {"required_wheel_mismatch",
-         fw.name + " " + fw.version + " requires " + w.name + "==" + pinned + "; " + w.version + " is installed",
-         w.path,
-         "its METADATA pins that release: it was built and tested with it, and a cuDNN or cuBLAS of "
-         "another release can refuse its calls or behave differently",
-         "pip install " + w.name + "==" + pinned});
+    if (!pinned.empty() && pinned != w.version) fw.problems.push_back(words::required_wheel_mismatch(fw, w, pinned));
   }
   if (fw.build == "cuda") {
-    check_against_driver(o, fw.cuda, "that " + fw.name + " " + fw.version + " was built for", fw.native_file,
-                         install_text(o, spec), fw.problems, fw.notes);
+    check_against_driver(o, fw.cuda, words::framework_subject(fw), fw.native_file, install, fw.problems, fw.notes);
     check_gpu_floor(o, fw.cuda, fw.name + " " + fw.version, fw.native_file, fw.problems);
     check_architectures(o, fw);
   }
@@ -470,7 +278,7 @@ inline void check_wheels(machine::environment& e) {
       }
       if (has_file) continue;
     }
-    e.problems.push_back(known_bad_problem(*row, w.name + " " + w.version, w.path));
+    e.problems.push_back(words::known_bad_release(*row, w.name + " " + w.version, w.path));
   }
 }
 
@@ -489,17 +297,6 @@ inline const machine::environment* environment_named(const machine::findings& f,
   return nullptr;
 }
 
-// Where an IDE chooses the interpreter, in its own words.
-inline std::string ide_choice_fix(const machine::ide_interpreter& i, const std::string& python) {
-  if (i.ide == "PyCharm") {
-    return "in PyCharm, Settings > Project: " + file_name_of(i.project) +
-           " > Python Interpreter > Add Interpreter > Add Local Interpreter, and choose " + python +
-           " (Conda Environment, or Select existing)";
-  }
-  return "in VS Code, run \"Python: Select Interpreter\" and choose " + python +
-         " (or set python.defaultInterpreterPath in " + i.settings + " to it)";
-}
-
 // A CUDA build of a framework in some environment, while the interpreter an IDE runs a project
 // with has none.
 inline void check_ide_interpreters(machine::findings& f) {
@@ -510,17 +307,7 @@ inline void check_ide_interpreters(machine::findings& f) {
       std::vector<std::string> names = cuda_frameworks(e);
       if (names.empty() || &e == started) continue;
       std::string python = e.python.empty() ? e.path : e.python;
-      std::string chosen = i.name.empty() ? "VS Code's python.defaultInterpreterPath (" + i.settings + ")"
-                                          : "PyCharm's project interpreter (" + i.settings + " names \"" + i.name +
-                                                "\", and " + i.how + " gives its path)";
-      f.problems.push_back(
-          {"ide_wrong_interpreter",
-           i.ide + " runs " + i.project + " with " + i.path + " (" + started->kind + " " + started->path +
-               "), which has no CUDA framework; " + joined(names) + " is in " + e.path,
-           i.settings,
-           chosen + " runs the project's code, its console and its run configurations: importing the framework "
-                    "fails there (No module named ...), whatever else the machine has",
-           ide_choice_fix(i, python)});
+      f.problems.push_back(words::ide_wrong_interpreter(i, *started, names, e, python));
       break;
     }
   }
@@ -538,9 +325,7 @@ inline void note_unused_toolkit_cudnn(machine::findings& f) {
         for (const machine::toolkit& t : f.toolkits) {
           for (const machine::cudnn_install& c : t.cudnn) {
             if (c.library.empty()) continue;
-            fw.notes.push_back(fw.name + " uses the cuDNN " + leading_parts(l.version, 3) + " in its own folder " +
-                               parent_dir(l.path) + ", not the cuDNN " + leading_parts(c.library_version, 3) +
-                               " copied into " + t.path + ": that copy changes nothing for " + fw.name);
+            fw.notes.push_back(words::unused_toolkit_cudnn(fw, l, c, t.path));
           }
         }
       }
@@ -564,16 +349,7 @@ inline void check_interpreter(machine::findings& f) {
       for (const machine::framework& fw : started->frameworks)
         has += (has.empty() ? "" : ", ") + fw.name + " " + fw.version;
       std::string python = e.python.empty() ? e.path : e.python;
-      f.problems.push_back(
-          {"wrong_interpreter",
-           c.command + " on PATH starts " + c.path + " (" + started->kind + " " + started->path + "), which has " +
-               (has.empty() ? "no CUDA framework" : "only " + has) + "; " + joined(names) + " is in " + e.path,
-           c.path,
-           "a bare " + c.command + " (a shell, a script's #!/usr/bin/env " + c.command +
-               ", an IDE left at its default interpreter) runs without CUDA there: " +
-               (has.empty() ? "importing the framework fails (No module named ...)" : "it reports no CUDA device"),
-           "run " + python + " (or activate " + e.path + " first); in an IDE, choose " + python +
-               " as the interpreter"});
+      f.problems.push_back(words::wrong_interpreter(c, *started, has, names, e, python));
       break;
     }
   }

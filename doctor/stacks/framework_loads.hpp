@@ -18,6 +18,7 @@
 #include "../machine/frameworks.hpp"
 #include "../machine/text_values.hpp"
 #include "../machine/layout.hpp"
+#include "../words/loads.hpp"
 
 namespace cushim {
 namespace detail {
@@ -65,7 +66,7 @@ inline machine::library_load describe_load(const std::string& name, const std::s
   if (path.empty()) return load;
   if (const machine::wheel* w = wheels.owner(load.path)) {
     load.version = w->version;
-    load.version_source = "its wheel, " + w->name + " " + w->version;
+    load.version_source = words::from_wheel(*w);
     return load;
   }
   load.version = platform::cudnn_file_version(load.path, version_symbol, load.version_source);
@@ -149,28 +150,6 @@ inline void build_from_loaded_files(const import_walk& walk, machine::framework&
   }
 }
 
-// What a person reads of a dependency that does not load: the chain, and where it was looked for.
-inline std::string dependency_sentence(const missing_dependency& m) { return describe(m); }
-
-// Advice for a few dependencies whose absence has one known cause.
-struct dependency_advice {
-  const char* file;
-  const char* advice;
-};
-
-constexpr dependency_advice known_dependencies[] = {
-    {"zlibwapi.dll",
-     "zlibwapi.dll is zlib for Windows, which cuDNN 8.3 to 8.9 need and do not ship: put the x64 zlibwapi.dll into "
-     "the folder of the cuDNN DLLs (NVIDIA's cuDNN installation guide, \"Installing Zlib\")"},
-};
-
-inline std::string advice_for(const std::string& file) {
-  for (const dependency_advice& a : known_dependencies) {
-    if (pe_format::same_name_ignoring_case(file, a.file)) return a.advice;
-  }
-  return {};
-}
-
 // cuDNN's own loads of its sub-libraries by name, from the process the framework made: those it
 // would not find (one problem), and each it would find of another release than `main`.
 // `locate(file, searched)` answers as the platform's loader does from cuDNN's main library.
@@ -196,28 +175,12 @@ void check_cudnn_by_name(const machine::library_load& main, int major, const whe
     machine::library_load sub = describe_load(file, found, wheels, spec.version_symbol);
     std::string sub_release = leading_parts(sub.version, 3);
     if (release.empty() || sub_release.empty() || sub_release == release) continue;
-    fw.problems.push_back(
-        {"cudnn_mixed_releases",
-         "cuDNN's own load of " + file + " by name takes " + found + ", of cuDNN " + sub_release + ", not " + release,
-         found,
-         "cuDNN " + release + " (" + main.path + ") loads its sub-libraries by name; " + context_text + " the first " +
-             file + " that search meets is of another release (" + sub.version_source +
-             "): cuDNN fails with CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH",
-         "remove the other release's folder (" + parent_dir(found) + ") from where the search looks (" +
-             platform::by_name_places() + "), or install cuDNN " + release + "'s own " + file + " beside " +
-             main.path});
+    fw.problems.push_back(words::cudnn_sublibrary_of_other_release(
+        platform::windows_names, release, main.path, context_text, file, found, sub_release, sub.version_source));
   }
   if (missing.empty()) return;
-  fw.problems.push_back({"cudnn_sublibrary_not_found",
-                         "cuDNN's own load" + std::string(missing.size() == 1 ? " of " : "s of ") + joined(missing) +
-                             " by name " + (missing.size() == 1 ? "finds" : "find") + " nothing",
-                         main.path,
-                         "cuDNN (" + main.path + ") loads its sub-libraries by name when it starts; " + context_text +
-                             " the search for " + missing.front() + " looks in: " + joined(first_searched) +
-                             ". cuDNN then fails with " +
-                             (root_missing ? "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED for every call"
-                                           : "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED when it needs one of them"),
-                         platform::by_name_fix(main.path, missing.front())});
+  fw.problems.push_back(words::cudnn_sublibrary_not_found(platform::windows_names, main.path, context_text, missing,
+                                                          first_searched, root_missing));
 }
 
 }  // namespace discovery

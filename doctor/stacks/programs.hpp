@@ -19,6 +19,7 @@
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
 #include "framework_loads.hpp"
+#include "../words/programs.hpp"
 
 namespace cushim {
 namespace detail {
@@ -68,8 +69,8 @@ inline std::vector<header_release> header_releases(const context& ctx, const mac
   for (const machine::toolkit& t : f.toolkits) {
     int major = cuda_minor_key(t.version) / 100;
     for (const std::string& dir : platform::toolkit_header_dirs(t.path)) {
-      add_header(found, cudart, join_path(dir, "cuda_runtime_api.h"), "the toolkit " + t.path, major);
-      add_header(found, cudnn, join_path(dir, "cudnn_version.h"), "the toolkit " + t.path, major);
+      add_header(found, cudart, join_path(dir, "cuda_runtime_api.h"), words::the_toolkit(t.path), major);
+      add_header(found, cudnn, join_path(dir, "cudnn_version.h"), words::the_toolkit(t.path), major);
     }
   }
   for (const machine::cudnn_install& c : f.cudnn) {
@@ -79,13 +80,14 @@ inline std::vector<header_release> header_releases(const context& ctx, const mac
     add_header(found, cudnn, join_path(ctx.system_path(dir), "cudnn_version.h"), dir);
   }
   for (const machine::environment& e : f.environments) {
-    add_header(found, cudnn, join_path(join_path(e.path, "include"), "cudnn_version.h"), "the environment " + e.path);
+    add_header(found, cudnn, join_path(join_path(e.path, "include"), "cudnn_version.h"),
+               words::the_environment(e.path));
     for (const std::string& site : e.site_packages) {
       std::string nvidia = join_path(site, "nvidia");
       for (const machine::wheel& w : e.nvidia_wheels) {
         if (parent_dir(w.path) != site || normalized_name(w.name).compare(0, 13, "nvidia_cudnn_") != 0) continue;
         add_header(found, cudnn, join_path(join_path(join_path(nvidia, "cudnn"), "include"), "cudnn_version.h"),
-                   "the wheel " + w.name + " " + w.version + " in " + e.path);
+                   words::the_wheel(w, e.path));
       }
     }
   }
@@ -157,13 +159,9 @@ inline std::string screen_candidate(const machine::findings& f, const header_rel
   if (!serves(*h.d, version, h.version)) {
     std::vector<int> got, want;
     version_numbers(version + ".0", got), version_numbers(h.version + ".0", want);
-    return got[0] != want[0] ? "another major than the headers (" + h.version + ")"
-                             : "older than the headers (" + h.version + ")";
+    return got[0] != want[0] ? words::other_major_than(h.version) : words::older_than(h.version);
   }
-  if (const machine::resolved_import* i = missing_import_of(f, path)) {
-    return i->needed_by + (i->needed_by.find(',') == std::string::npos ? " needs " : " need ") + i->name +
-           ", which is not found";
-  }
+  if (const machine::resolved_import* i = missing_import_of(f, path)) return words::import_not_found(*i);
   return {};
 }
 
@@ -180,18 +178,6 @@ inline std::vector<const machine::library_copy*> serving_copies(const machine::f
     return cuda_minor_key(a->version) > cuda_minor_key(b->version);
   });
   return found;
-}
-
-// How to upgrade the package that owns a refused copy, in its manager's words; empty without one.
-inline std::string upgrade_text(const machine::library_copy& c, const std::string& release) {
-  std::string to = leading_parts(release, 2);
-  if (c.installed_by == "package") {
-    return "upgrade the package " + c.package + " (" + leading_parts(c.version, 3) + ") to " + to +
-           " or newer (apt-get install --only-upgrade " + c.package + ")";
-  }
-  if (c.installed_by == "pip") return "pip install --upgrade \"" + c.package + ">=" + to + "\" in its environment";
-  if (c.installed_by == "conda") return "conda update " + c.package + " in its environment";
-  return {};
 }
 
 // A variable of this process's environment, as cushim's own search reads it.
@@ -240,72 +226,40 @@ inline machine::cushim_program examine_program(const machine::findings& f, const
       break;
     }
     if (first_refused.empty()) first_refused = c.path, first_refused_by = rule_of(c);
-    p.refused.push_back(c.path + " (" +
-                        (version.empty() ? std::string(h.d->display_name) : h.d->display_name + (" " + version)) +
-                        "): " + why);
+    p.refused.push_back(words::refused_copy(c.path, *h.d, version, why));
   }
   std::vector<const machine::library_copy*> usable = serving_copies(f, h, cuda_major);
-  std::string setting;
-  if (!usable.empty()) {
-    const machine::library_copy& u = *usable.front();
-    setting = "set CUSHIM_SEARCH_PATH=" + parent_dir(u.path) + " (or options.search_dirs): it holds " +
-              named_release(*h.d, u.version) + ", of " + u.owner;
-  }
+  std::string setting = usable.empty()
+                            ? std::string()
+                            : words::search_path_to(*usable.front(), named_release(*h.d, usable.front()->version));
   if (!p.loads.empty()) {
-    if (!p.refused.empty()) p.notes.push_back("it passes over " + joined(p.refused) + " first");
+    if (!p.refused.empty()) p.notes.push_back(words::passes_over(p.refused));
     return p;
   }
-  std::string programs = "programs built with cushim and " + named_release(*h.d, h.version) + "'s headers";
+  std::string programs = words::programs_built_with(named_release(*h.d, h.version));
   if (!override_value.empty() && first_refused.empty()) {
-    p.problems.push_back(
-        {"cushim_program_override_fails",
-         programs + " find no " + h.d->display_name + " where " + h.d->override_variable + " points (" +
-             override_value + ")",
-         override_value,
-         std::string(h.d->override_variable) + " is authoritative: cushim looks nowhere else, and " + h.d->in_sentence +
-             " is unavailable to every such program",
-         usable.empty() ? "set " + std::string(h.d->override_variable) + " to a " + target.file_name + ", or unset it"
-                        : "set " + std::string(h.d->override_variable) + "=" + usable.front()->path + ", or unset it"});
+    p.problems.push_back(words::cushim_program_override_fails(
+        programs, *h.d, override_value, usable.empty() ? std::string() : usable.front()->path, target.file_name));
     return p;
   }
   if (first_refused.empty()) {
     if (!usable.empty()) {
-      p.notes.push_back("in a plain environment " + programs + " find no " + h.d->display_name + " " +
-                        std::to_string(parts[0]) + ": " + setting);
+      p.notes.push_back(words::find_none_but(programs, *h.d, parts[0], setting));
     } else {
       p.problems.push_back(
-          {"cushim_program_no_library",
-           programs + " find no " + h.d->display_name + " " + std::to_string(parts[0]) + " on this machine", h.header,
-           "no copy on this machine is of that major and at least that release",
-           "install " + named_release(*h.d, h.version) + " or a newer minor of the same major"});
+          words::cushim_program_no_library(programs, *h.d, parts[0], h.header, named_release(*h.d, h.version)));
     }
     return p;
   }
   const machine::library_copy* refused = copy_at(f, first_refused);
-  std::string upgrade = refused ? upgrade_text(*refused, h.version) : std::string();
-  std::string fix = setting;
-  if (!upgrade.empty()) fix += (fix.empty() ? "" : "; or ") + upgrade;
+  std::string fix = words::or_else(setting, refused ? words::upgrade(*refused, h.version) : std::string());
   if (const machine::resolved_import* i = missing_import_of(f, first_refused)) {  // what it lacks, before all
-    std::string advice = advice_for(i->name);
-    fix = (advice.empty() ? "put " + i->name + " into " + parent_dir(first_refused) + ", or its folder on PATH"
-                          : advice) +
-          (fix.empty() ? "" : "; or " + fix);
+    fix = words::or_else(words::provide_import(i->name, parent_dir(first_refused)), fix);
   }
-  if (fix.empty()) fix = "install " + named_release(*h.d, h.version) + " or a newer minor of the same major";
-  p.problems.push_back(
-      {"cushim_program_refuses",
-       programs + " refuse " + first_refused + " (" + first_refused_by + "), the first " + h.d->display_name +
-           " their search meets, and load none",
-       first_refused,
-       "in a plain environment cushim's search meets " + joined(p.refused) +
-           "; the program starts, but its calls into " + h.d->in_sentence + " fail (" +
-           (h.d->id == library::cudnn ? "CUDNN_STATUS_NOT_INITIALIZED" : "cudaErrorSharedObjectInitFailed") +
-           ") and cushim::explain() says why",
-       fix});
+  if (fix.empty()) fix = words::install_release(named_release(*h.d, h.version));
+  p.problems.push_back(words::cushim_program_refuses(programs, *h.d, first_refused, first_refused_by, p.refused, fix));
   return p;
 }
-
-constexpr const char* own_build = "cushim-doctor's own build";
 
 inline void examine_programs(const context& ctx, machine::findings& f) {
   if (!ctx.opts.use_process_environment) return;  // cushim's search reads this process's environment
@@ -314,13 +268,14 @@ inline void examine_programs(const context& ctx, machine::findings& f) {
     std::string own = version_text(*d, d->compiled_version);
     bool listed = false;
     for (const header_release& h : releases) listed = listed || (h.d == d && leading_parts(h.version, 3) == own);
-    if (!listed) releases.push_back({d, own, "cushim-doctor's own headers", {own_build}});
+    if (!listed) releases.push_back({d, own, words::own_headers(), {words::own_build()}});
   }
   int cuda_major = program_cuda_major(f);
   for (const header_release& h : releases) {
     machine::cushim_program p = examine_program(f, h, cuda_major);
-    if (h.from.size() == 1 && h.from.front() == own_build) {  // headers of this doctor alone: no program here has them
-      for (const machine::problem& problem : p.problems) p.notes.push_back(problem.what + ": " + problem.fix);
+    if (h.from.size() == 1 &&
+        h.from.front() == words::own_build()) {  // headers of this doctor alone: no program here has them
+      for (const machine::problem& problem : p.problems) p.notes.push_back(words::as_note(problem));
       p.problems.clear();
     }
     f.programs.push_back(std::move(p));

@@ -12,6 +12,7 @@
 #include "../inventory/library_names.hpp"
 #include "../machine/context.hpp"
 #include "../machine/saved_environment.hpp"
+#include "../words/saved_environment.hpp"
 
 namespace cushim {
 namespace detail {
@@ -83,18 +84,6 @@ inline std::string what_folder_holds(const std::string& dir) {
   return names.empty() ? std::string() : joined(names) + (count > 3 ? ", ..." : "");
 }
 
-inline const char* restart_fix =
-    "close every window of the program you start Python or your build from (PyCharm, VS Code, the Anaconda Prompt "
-    "or the terminal) and start it again, so that it reads the saved variables anew; signing out and in again "
-    "restarts all of them";
-
-inline std::string started_before_why(const std::string& missing) {
-  return "Windows gives a program the variables of the moment it started: setx and the Environment Variables "
-         "dialog change the saved ones, which only programs started afterwards get. This process, and a PyCharm, "
-         "VS Code, Anaconda Prompt or terminal started before the change (with the Python it runs), " +
-         missing;
-}
-
 // The saved PATH (the machine's entries, then the user's) against this process's; returns the
 // folders only the saved PATH has.
 inline std::vector<std::string> check_saved_path(const context& ctx, const std::vector<saved_variable>& saved,
@@ -104,34 +93,23 @@ inline std::vector<std::string> check_saved_path(const context& ctx, const std::
   for (bool user : {false, true}) {
     const saved_variable* v = saved_value(saved, "PATH", user);
     if (!v) continue;
-    std::string where = "PATH in the registry (" + v->scope + ")";
+    std::string where = words::path_in_registry(v->scope);
     if (v->value.empty()) {
-      f.notes.push_back(v->scope + "\\" + v->name + " is empty: it adds nothing to PATH");
+      f.notes.push_back(words::empty_path(v->scope + "\\" + v->name));
       continue;
     }
     std::vector<std::string> unknown;
     std::string value = v->expandable ? expand_saved(v->value, saved, ctx, unknown) : v->value;
     if (!unknown.empty()) {
-      f.notes.push_back(where + " names " + joined(unknown) +
-                        ", set nowhere: Windows leaves such a %NAME% as written, and the entry names no folder");
+      f.notes.push_back(words::unexpanded(where, unknown, true));
     } else if (!v->expandable && v->value.find('%') != std::string::npos) {
-      f.notes.push_back(where +
-                        " is a REG_SZ value with %...% in it: Windows expands %NAME% only in REG_EXPAND_SZ "
-                        "values, so programs get those entries as written, naming no folder");
+      f.notes.push_back(words::not_expandable(where));
     }
     std::vector<path_entry> entries = split_path_list(value);
     if (v->value.size() == setx_limit) {
       std::string last = entries.empty() ? std::string() : entries.back().text;
       bool cut = !last.empty() && platform::check_path(last).kind == platform::path_kind::absent;
-      f.problems.push_back(
-          {"path_cut_by_setx",
-           where + " is exactly " + std::to_string(setx_limit) + " characters long: setx cut it there" +
-               (cut ? ", in the middle of its last entry " + last : std::string()),
-           last,
-           "setx writes at most 1024 characters and drops the rest (\"WARNING: The data being saved is truncated "
-           "to 1024 characters.\"): every entry after the cut is gone from PATH for each program started since",
-           "set PATH again in System Properties > Environment Variables (which has no such limit), adding back the "
-           "entries lost after the cut (such as the CUDA and cuDNN bin folders)"});
+      f.problems.push_back(words::path_cut_by_setx(where, setx_limit, last, cut));
     }
     for (const path_entry& e : entries) {
       if (e.kind != entry_kind::absolute || platform::searched_without_path(e.text)) continue;
@@ -141,11 +119,7 @@ inline std::vector<std::string> check_saved_path(const context& ctx, const std::
       std::string holds = what_folder_holds(e.text);
       if (holds.empty()) continue;
       add_unique(saved_only, e.text);
-      f.problems.push_back({"variable_not_in_process", where + " has " + e.text + ", which this process's PATH lacks",
-                            e.text,
-                            started_before_why("lack it: what is there (" + holds +
-                                               ") is not found by name, as if it were not installed"),
-                            restart_fix});
+      f.problems.push_back(words::path_entry_not_in_process(where, e.text, holds));
     }
   }
   return saved_only;
@@ -158,29 +132,17 @@ inline void check_saved_variables(const context& ctx, const std::vector<saved_va
     const saved_variable* user = saved_value(saved, v.name, true);
     if (user && user != &v) continue;  // the user's value is the one programs get
     if (v.value.empty()) {
-      f.notes.push_back(v.scope + "\\" + v.name + " is empty: programs get an empty " + v.name);
+      f.notes.push_back(words::empty_variable(v.scope + "\\" + v.name, v.name));
       continue;
     }
     std::vector<std::string> unknown;
     std::string value = v.expandable ? expand_saved(v.value, saved, ctx, unknown) : v.value;
-    if (!unknown.empty()) {
-      f.notes.push_back(v.scope + "\\" + v.name + " names " + joined(unknown) +
-                        ", set nowhere: Windows leaves it as written, and it names no folder");
-    }
+    if (!unknown.empty()) f.notes.push_back(words::unexpanded(v.scope + "\\" + v.name, unknown, false));
     const char* own = ctx.env(v.name);
     if (!own) {
-      f.problems.push_back(
-          {"variable_not_in_process",
-           v.name + " is set in the registry (" + v.scope + ") to " + value + ", and this process has no " + v.name,
-           value,
-           started_before_why("have no " + v.name +
-                              ": build tools (CMake's FindCUDAToolkit, setup.py builds) and loaders "
-                              "that read it (torch's for CUDA_PATH_V<x>_<y>) do not find " +
-                              value),
-           restart_fix});
+      f.problems.push_back(words::variable_not_in_process(v.name, v.scope, value));
     } else if (!same_folder(own, value)) {
-      f.notes.push_back(v.name + " is " + own + " in this process and " + value + " in the registry (" + v.scope +
-                        "): it was changed after this process started, or what started it set its own");
+      f.notes.push_back(words::changed_since(v.name, own, value, v.scope));
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "../machine/machine.hpp"
 #include "../own_build/findings.hpp"
 #include "../own_build/gpu_view.hpp"
+#include "../words/verdict.hpp"
 
 namespace doctor {
 
@@ -62,7 +63,7 @@ inline bool blocks_gpu(const machine::problem& p) {
                            "cushim_program_override_fails",
                            "own_load_differs",
                            "own_load_fails"}) {
-    if (p.code == code) return true;
+    if (p.name == code) return true;
   }
   return false;
 }
@@ -84,12 +85,7 @@ inline std::string framework_display(const std::string& name) {
 
 // Who installed a copy, as a headline says it: "the wheel", "the system package libcudnn9-cuda-13".
 inline std::string owner_in_short(const machine::library_copy& c) {
-  if (c.installed_by == "pip") return "the wheel";
-  if (c.installed_by == "package") return "the system package " + c.package;
-  if (c.installed_by == "conda") return "conda's " + c.package;
-  if (c.installed_by == "toolkit") return "the toolkit";
-  if (c.installed_by == "framework") return c.owner.substr(0, c.owner.find(' ')) + "'s own folder";
-  return cushim::detail::parent_dir(c.path);
+  return words::owner_in_short(c, cushim::detail::parent_dir(c.path));
 }
 
 // The inventory's copy at `path` (links followed); null when it has none.
@@ -108,8 +104,7 @@ inline machine::library_copy* copy_at(machine::findings& m, const std::string& p
 inline std::string cudnn_in_short(machine::findings& m, const std::string& path, const std::string& version) {
   machine::library_copy* c = copy_at(m, path);
   std::string v = version.empty() && c ? c->version : version;
-  return "cuDNN " + cushim::detail::discovery::leading_parts(v, 3) +
-         (c ? " from " + owner_in_short(*c) : std::string());
+  return words::cudnn_from(cushim::detail::discovery::leading_parts(v, 3), c ? owner_in_short(*c) : std::string());
 }
 
 inline void framework_stacks(machine::findings& m, const gpu_view& gpu, std::vector<stack>& stacks) {
@@ -127,7 +122,7 @@ inline void framework_stacks(machine::findings& m, const gpu_view& gpu, std::vec
         if (machine::library_copy* c = copy_at(m, l.path)) cushim::detail::discovery::add_unique(c->used_by, s.user);
         if (l.library == "cuDNN" && !l.path.empty()) s.cudnn = cudnn_in_short(m, l.path, l.version);
       }
-      if (fw.build == "unknown") s.notes.push_back("its files do not say how it was built");
+      if (fw.build == "unknown") s.notes.push_back(words::build_unknown());
       stacks.push_back(std::move(s));
     }
   }
@@ -135,8 +130,7 @@ inline void framework_stacks(machine::findings& m, const gpu_view& gpu, std::vec
 
 inline void toolkit_stacks(machine::findings& m, const gpu_view& gpu, std::vector<stack>& stacks) {
   for (const machine::toolkit& t : m.toolkits) {
-    stack s =
-        make_stack("toolkit", "the CUDA " + (t.version.empty() ? std::string() : t.version + " ") + "toolkit", t.path);
+    stack s = make_stack("toolkit", words::toolkit_stack(t.version), t.path);
     s.problems = t.problems;
     s.uses_gpu = gpu.usable && !blocked(s.problems);
     for (const machine::cudnn_install& c : t.cudnn) {
@@ -151,43 +145,33 @@ inline void toolkit_stacks(machine::findings& m, const gpu_view& gpu, std::vecto
 inline void check_own_loads(const findings& f, const gpu_view& gpu, const machine::cushim_program& p, stack& s) {
   const cushim::status& st = f.of(p.key == "cudnn" ? cushim::library::cudnn : cushim::library::cudart);
   if (st.code == cushim::error_code::ok) {
-    s.notes.push_back("this doctor loaded " + st.path + " (" + diag::version_text(st.lib, st.version) + ")");
+    s.notes.push_back(words::doctor_loaded(st.path, diag::version_text(st.lib, st.version)));
   }
   bool said_loads = !p.loads.empty(), loads = st.code == cushim::error_code::ok;
   if (said_loads && !loads) {
-    s.problems.push_back({"own_load_differs",
-                          "the files say " + p.loads +
-                              " serves these programs, but this doctor's own load of it fails (" +
-                              cushim::to_string(st.code) + ")",
-                          p.loads, "cushim::explain() below says why, as the programs' own explain() would",
-                          "fix what the ERROR of " + std::string(diag::display_name(st.lib)) + " below says"});
+    s.problems.push_back(words::own_load_differs(p.loads, cushim::to_string(st.code), diag::display_name(st.lib)));
   }
   for (const library_file& file : f.files) {
     for (const diag::dependency& d : file.dependencies.needs) {
       if (!d.path.empty() || file.dependencies.path.find(p.key == "cudnn" ? "cudnn" : "cudart") == std::string::npos) {
         continue;
       }
-      s.problems.push_back({"dependency_missing", file.file_name + " needs " + d.name + ", which is not found",
-                            file.dependencies.path, "the system loader looked in: " + joined(d.searched),
-                            "install " + d.name + " where the system loader looks, or put its folder on " +
-                                cushim::detail::platform::system_search_variable});
+      s.problems.push_back(words::dependency_missing(file.file_name, file.dependencies.path, d.name, d.searched,
+                                                     cushim::detail::platform::system_search_variable));
     }
   }
   if (!gpu.usable) return;
   if (p.key == "cudart" && f.gpus.ran && (f.gpus.error != cudaSuccess || f.gpus.gpus.empty())) {
-    s.problems.push_back({"gpu_query_fails", f.gpus.call + " returns " + f.gpus.error_name + " in this doctor", st.path,
-                          f.gpus.help.why, f.gpus.help.fix});
+    s.problems.push_back(words::gpu_query_fails(f.gpus.call, f.gpus.error_name, st.path, f.gpus.help));
   }
   if (p.key == "cudnn" && f.create.ran && f.create.status != CUDNN_STATUS_SUCCESS) {
-    s.problems.push_back({"cudnn_create_fails", "cudnnCreate returns " + f.create.status_name + " in this doctor",
-                          st.path, f.create.help.why, f.create.help.fix});
+    s.problems.push_back(words::cudnn_create_fails(f.create.status_name, st.path, f.create.help));
   }
 }
 
 inline void program_stacks(const findings& f, machine::findings& m, const gpu_view& gpu, std::vector<stack>& stacks) {
   for (const machine::cushim_program& p : m.programs) {
-    stack s = make_stack("cushim program",
-                         "programs built with cushim and " + p.library + " " + p.headers_version + "'s headers",
+    stack s = make_stack("cushim program", words::programs_built_with(p.library + " " + p.headers_version),
                          joined(p.headers_from));
     s.problems = p.problems;
     s.notes = p.notes;
@@ -197,7 +181,7 @@ inline void program_stacks(const findings& f, machine::findings& m, const gpu_vi
     if (machine::library_copy* c = copy_at(m, p.loads)) cushim::detail::discovery::add_unique(c->used_by, s.user);
     for (const std::string& refused : p.refused) {
       if (machine::library_copy* c = copy_at(m, refused.substr(0, refused.find(" (")))) {
-        cushim::detail::discovery::add_unique(c->used_by, s.name + ", which refuse it");
+        cushim::detail::discovery::add_unique(c->used_by, words::which_refuse_it(s.name));
       }
     }
     if (p.key == "cudnn" && !p.loads.empty()) s.cudnn = cudnn_in_short(m, p.loads, p.loads_version);
@@ -210,13 +194,13 @@ inline void own_build_stacks(const findings& f, const gpu_view& gpu, std::vector
   for (cushim::library lib : {cushim::library::cudnn, cushim::library::cudart}) {
     const cushim::status& st = f.of(lib);
     if (!shimmed(st)) continue;
-    stack s = make_stack("cushim program",
-                         std::string("programs built with cushim and ") + diag::display_name(lib) + " " +
-                             diag::version_text(lib, st.compiled_version) + "'s headers",
-                         "cushim-doctor's own build");
+    stack s = make_stack(
+        "cushim program",
+        words::programs_built_with(diag::display_name(lib) + (" " + diag::version_text(lib, st.compiled_version))),
+        words::own_build());
     for (const diag::reported_problem& r : f.problems) {
       if (r.section == cushim::to_string(lib) && r.what.fatal) {
-        s.problems.push_back({"own_load_fails", r.what.what, r.what.path, r.what.why, r.what.fix});
+        s.problems.push_back(words::own_load_fails(r.what));
       }
     }
     s.uses_gpu = gpu.usable && st.code == cushim::error_code::ok && !blocked(s.problems) && s.problems.empty();

@@ -56,11 +56,11 @@ inline std::string working_text(const std::vector<stack>& stacks, std::string& c
         names.push_back(other.name.substr(0, other.name.find(' ')));
       }
     }
-    groups.push_back(listed(names) + " in " + s.group);
+    groups.push_back(words::listed(names) + " in " + s.group);
     count += names.size();
   }
   cudnn = shared_cudnn.size() == 1 ? shared_cudnn.front() : std::string();
-  return listed(groups);
+  return words::listed(groups);
 }
 
 // The first problem that stops the stack from using the GPU; null when none does.
@@ -82,33 +82,32 @@ inline verdict decide(findings& f) {
     any_works = any_works || s.uses_gpu;
     const machine::problem* blocking = s.named_by_python ? first_blocking(s) : nullptr;
     if (blocking && python_broken.empty()) {
-      python_broken = stack_label(s) + ", which --python names, cannot use the GPU: " + blocking->what;
+      python_broken = words::named_stack_broken(stack_label(s), blocking->what);
     }
   }
   if (f.discovered) {
     for (const machine::environment& e : f.machine.environments) {
-      for (const machine::problem& p : e.problems) v.problems.push_back({"the environment " + e.path, p});
+      for (const machine::problem& p : e.problems) v.problems.push_back({words::the_environment(e.path), p});
     }
-    for (const machine::problem& p : f.machine.problems) v.problems.push_back({"the machine", p});
-    for (const machine::problem& p : f.machine.build.problems) v.problems.push_back({"building from source", p});
+    for (const machine::problem& p : f.machine.problems) v.problems.push_back({words::of_machine(), p});
+    for (const machine::problem& p : f.machine.build.problems) v.problems.push_back({words::of_building(), p});
   }
   if (!v.gpu.usable) {
-    v.headline = "No stack can use a GPU: " + v.gpu.why_not;
+    v.headline = words::no_gpu_headline(v.gpu.why_not);
     v.exit_code = exit_no_gpu;
     v.name = "no_gpu";
-    v.text = v.gpu.why_not + "; fix: " + v.gpu.fix;
+    v.text = words::no_gpu_text(v.gpu.why_not, v.gpu.fix);
     return v;
   }
   std::string cudnn;
   std::size_t count = 0;
   std::string working = working_text(v.stacks, cudnn, count);
-  v.headline = any_works ? working + (count == 1 ? " uses " : " use ") + gpus_text(v.gpu.gpus) +
-                               (cudnn.empty() ? "" : " with " + cudnn)
-                         : "No stack found can use " + gpus_text(v.gpu.gpus);
+  v.headline = any_works ? words::works_headline(working, count, gpus_text(v.gpu.gpus), cudnn)
+                         : words::none_works_headline(gpus_text(v.gpu.gpus));
   if (!any_works || !python_broken.empty()) {
     v.exit_code = exit_no_gpu;
     v.name = "no_gpu";
-    v.text = python_broken.empty() ? v.headline + ": each has a problem (above)" : python_broken;
+    v.text = python_broken.empty() ? words::each_has_a_problem(v.headline) : python_broken;
     return v;
   }
   if (v.problems.empty()) {
@@ -121,8 +120,7 @@ inline verdict decide(findings& f) {
   for (const labelled_problem& p : v.problems) cushim::detail::discovery::add_unique(of, p.of);
   v.exit_code = exit_problems;
   v.name = "gpu_works_with_problems";
-  v.text = v.headline + "; " + std::to_string(v.problems.size()) + (v.problems.size() == 1 ? " problem" : " problems") +
-           " (above) of " + listed(of);
+  v.text = words::works_with_problems(v.headline, v.problems.size(), of);
   return v;
 }
 

@@ -47,14 +47,18 @@ struct attempt {
   std::string detail;  // loader message, version found, ...
 };
 
-// Something wrong with a library or its surroundings, with why and what to do.
+// Something wrong with a library or its surroundings, with why and what to do. cushim-doctor
+// reports what it finds on a machine with the same type, each problem named.
 struct problem {
-  error_code code;
-  bool fatal;        // false: a warning, the library is still used
-  std::string what;  // what failed
-  std::string path;  // the file concerned (empty if none)
-  std::string why;   // the decoded reason
-  std::string fix;   // what to do
+  error_code code = error_code::ok;
+  bool fatal = false;  // false: a warning, the library is still used
+  std::string what;    // what failed
+  std::string path;    // the file concerned (empty if none)
+  std::string why;     // the decoded reason
+  std::string fix;     // what to do
+  // A stable name for a program to match: cushim-doctor's problem codes ("cpu_only_build", ...;
+  // docs/doctor.md). Empty in cushim's own, which `code` names and explain_json() shows as they are.
+  std::string name = {};
 };
 
 // A copy of a sub-library that cuDNN's by-name search meets before the one in use: a file the

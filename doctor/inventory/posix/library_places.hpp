@@ -12,6 +12,7 @@
 
 #include "../../machine/context.hpp"
 #include "../library_names.hpp"
+#include "../../words/inventory.hpp"
 
 namespace cushim {
 namespace detail {
@@ -33,7 +34,7 @@ inline std::vector<discovery::located_folder> system_library_places(const discov
   }
   for (const std::string& dir : library_dirs_under(ctx.root())) places.push_back({dir, "a system folder"});
   for (const char* dir : {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib"}) {
-    places.push_back({ctx.system_path(dir), "the NVIDIA container toolkit's mount"});
+    places.push_back({ctx.system_path(dir), discovery::words::container_toolkit_mount()});
   }
   places.push_back({ctx.system_path("/usr/lib/wsl/lib"), "WSL's driver folder"});
   return places;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../packages.hpp"
+#include "../../words/inventory.hpp"
 
 namespace cushim {
 namespace detail {
@@ -39,15 +40,13 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
                                  std::vector<std::string>& notes) {
   for (const char* rpm : {"/var/lib/rpm/rpmdb.sqlite", "/var/lib/rpm/Packages"}) {
     if (check_path(ctx.system_path(rpm)).kind == path_kind::file) {
-      notes.push_back(ctx.system_path(rpm) +
-                      " is rpm's package database, which cushim-doctor does not read: a copy rpm installed is "
-                      "shown as copied by hand");
+      notes.push_back(discovery::words::rpm_not_read(ctx.system_path(rpm)));
       break;
     }
   }
   discovery::text_file status = discovery::read_text(ctx.system_path("/var/lib/dpkg/status"), dpkg_status_limit);
   if (!status.exists()) return;
-  if (!status.ok()) return notes.push_back(status.path + " cannot be read: " + status.error);
+  if (!status.ok()) return notes.push_back(discovery::words::cannot_be_read(status.path, status.error));
   if (status.truncated()) notes.push_back(status.truncation_note());
   std::map<std::string, std::string> versions = dpkg_versions(status.text);
   std::string info = ctx.system_path("/var/lib/dpkg/info");
@@ -58,7 +57,7 @@ inline void read_system_packages(const discovery::context& ctx, discovery::packa
     if (!discovery::nvidia_package_name(package)) continue;
     discovery::text_file list = discovery::read_text(join_path(info, file), discovery::package_list_limit);
     if (!list.ok()) {
-      notes.push_back(list.path + " cannot be read: " + list.error);
+      notes.push_back(discovery::words::cannot_be_read(list.path, list.error));
       continue;
     }
     if (list.truncated()) notes.push_back(list.truncation_note());

@@ -2,12 +2,11 @@
 // records compilers, so none is listed as installed beside it.
 #pragma once
 
-// Included by ../build_tools.hpp, after discovery::host_compiler.
-
 #include <string>
 #include <vector>
 
 #include "../context.hpp"
+#include "../host_compiler.hpp"
 
 namespace cushim {
 namespace detail {
@@ -23,16 +22,6 @@ inline std::vector<discovery::host_compiler> installed_host_compilers(const disc
 
 // Its version would have to be asked of it, by running it: never done.
 inline std::string compiler_version_of(const std::string&) { return {}; }
-
-constexpr const char* host_compiler_text = "a C++ compiler (c++)";
-constexpr const char* host_compiler_place = "no c++ on PATH";
-constexpr const char* missing_tools_text = "";
-
-inline std::string host_compiler_install() { return "install the distribution's C++ compiler (apt-get install g++)"; }
-
-inline std::string compiler_on_path_fix(const discovery::host_compiler&) {
-  return "put the folder of the C++ compiler on PATH";
-}
 
 }  // namespace platform
 }  // namespace

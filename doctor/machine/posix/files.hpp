@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "../../words/files.hpp"
+
 namespace cushim {
 namespace detail {
 namespace {
@@ -30,14 +32,14 @@ inline path_check check_path(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
-    if (err == ENOENT || err == ENOTDIR) return {path_kind::absent, "does not exist"};
-    if (err == ELOOP) return {path_kind::loop, "a symbolic link loop"};
+    if (err == ENOENT || err == ENOTDIR) return {path_kind::absent, discovery::words::does_not_exist()};
+    if (err == ELOOP) return {path_kind::loop, discovery::words::symbolic_link_loop()};
     return {path_kind::error, std::strerror(err)};
   }
   if (S_ISDIR(st.st_mode)) return {path_kind::folder, {}};
   if (S_ISREG(st.st_mode)) return {path_kind::file, {}};
-  if (S_ISFIFO(st.st_mode)) return {path_kind::other, "a FIFO, not a file"};
-  return {path_kind::other, "a device or socket, not a file"};
+  if (S_ISFIFO(st.st_mode)) return {path_kind::other, discovery::words::fifo_not_a_file()};
+  return {path_kind::other, discovery::words::device_not_a_file()};
 }
 
 // The names in a folder (not "." and ".."), the first `max` of them; `error` says why it could not
@@ -53,7 +55,9 @@ inline folder_listing list_names(const std::string& path, std::size_t max) {
   DIR* dir = ::opendir(path.c_str());
   if (!dir) {
     int err = errno;
-    listing.error = err == ENOENT ? "does not exist" : err == ELOOP ? "a symbolic link loop" : std::strerror(err);
+    listing.error = err == ENOENT  ? discovery::words::does_not_exist()
+                    : err == ELOOP ? discovery::words::symbolic_link_loop()
+                                   : std::strerror(err);
     return listing;
   }
   while (dirent* e = ::readdir(dir)) {

@@ -16,6 +16,7 @@
 #include <cushim/detail/sublibrary_specs.hpp>
 #include <cushim/detail/posix/dependencies.hpp>
 #include "files.hpp"
+#include "../../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -176,15 +177,6 @@ inline bool walk_into(const std::string& path) {
   return true;
 }
 
-inline std::string by_name_fix(const std::string& main, const std::string& file) {
-  return "install every file of that cuDNN release beside " + main + " (reinstall its wheel or archive: " + file +
-         " belongs to it), or put the folder that has the same release's " + file + " on LD_LIBRARY_PATH";
-}
-
-inline const char* by_name_places() {
-  return "LD_LIBRARY_PATH, the RUNPATH of cuDNN's main library, /etc/ld.so.cache, the system folders";
-}
-
 // --- Python environments -------------------------------------------------------------------
 
 constexpr const char* python_commands[] = {"python", "python3"};
@@ -193,7 +185,7 @@ constexpr const char* python_commands[] = {"python", "python3"};
 inline std::string command_file_name(const char* command) { return command; }
 
 // Where an environment's Python series was read when no file gave the full version.
-inline std::string series_source(const std::string& series) { return "the folder lib/python" + series; }
+inline std::string series_source(const std::string& series) { return discovery::words::python_folder_source(series); }
 constexpr const char* interpreter_names[] = {"python3", "python"};
 
 // The prefix an interpreter belongs to: <prefix>/bin/python3.

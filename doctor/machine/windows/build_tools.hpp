@@ -5,12 +5,11 @@
 // FileVersion.
 #pragma once
 
-// Included by ../build_tools.hpp, after discovery::host_compiler.
-
 #include <string>
 #include <vector>
 
 #include "../context.hpp"
+#include "../host_compiler.hpp"
 #include "../json_values.hpp"
 #include "../text_values.hpp"
 #include "layout.hpp"
@@ -34,7 +33,7 @@ inline std::string compiler_version_of(const std::string& path) {
 // (...\Microsoft Visual Studio\2022\BuildTools).
 inline std::string instance_name(const std::string& installation) {
   std::string edition = file_name_of(installation), year = file_name_of(parent_dir(installation));
-  return edition == "BuildTools" ? "Visual Studio Build Tools " + year : "Visual Studio " + year + " " + edition;
+  return discovery::words::visual_studio_instance(edition, year);
 }
 
 inline std::vector<discovery::host_compiler> installed_host_compilers(const discovery::context& ctx,
@@ -50,7 +49,7 @@ inline std::vector<discovery::host_compiler> installed_host_compilers(const disc
     if (!state.ok()) continue;
     discovery::json_value v;
     if (!discovery::parse_json(state.text, v) || v.string_member("installationPath").empty()) {
-      notes.push_back(state.path + " is not an instance record (JSON with an installationPath): not read");
+      notes.push_back(discovery::words::not_an_instance_record(state.path));
       continue;
     }
     discovery::host_compiler c;
@@ -66,23 +65,6 @@ inline std::vector<discovery::host_compiler> installed_host_compilers(const disc
     found.push_back(c);
   }
   return found;
-}
-
-constexpr const char* host_compiler_text = "Visual Studio or its Build Tools with the C++ tools";
-constexpr const char* host_compiler_place =
-    "no instance in %ProgramData%\\Microsoft\\VisualStudio\\Packages\\_Instances";
-constexpr const char* missing_tools_text = "without the C++ tools (no VC\\Tools\\MSVC\\*\\bin\\Hostx64\\x64\\cl.exe)";
-
-inline std::string host_compiler_install() {
-  return "install Visual Studio 2022 Build Tools with the \"Desktop development with C++\" workload (winget install "
-         "Microsoft.VisualStudio.2022.BuildTools), then build from its \"x64 Native Tools Command Prompt for VS "
-         "2022\"";
-}
-
-// How to have an installed compiler on PATH: its prompt, or its vcvars64.bat.
-inline std::string compiler_on_path_fix(const discovery::host_compiler& c) {
-  return "build from the \"x64 Native Tools Command Prompt\" of " + c.name + ", or run \"" + c.root +
-         "\\VC\\Auxiliary\\Build\\vcvars64.bat\" in the prompt first; then set DISTUTILS_USE_SDK=1 there";
 }
 
 }  // namespace platform

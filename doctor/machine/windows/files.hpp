@@ -9,6 +9,7 @@
 
 #include <cushim/detail/windows/files.hpp>
 #include <cushim/detail/windows/unicode.hpp>
+#include "../../words/files.hpp"
 
 namespace cushim {
 namespace detail {
@@ -27,9 +28,9 @@ inline path_check check_path(const std::string& path) {
   if (!::GetFileAttributesExW(widen(path).c_str(), GetFileExInfoStandard, &data)) {
     DWORD err = ::GetLastError();
     if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND || err == ERROR_INVALID_NAME) {
-      return {path_kind::absent, "does not exist"};
+      return {path_kind::absent, discovery::words::does_not_exist()};
     }
-    if (err == ERROR_CANT_RESOLVE_FILENAME) return {path_kind::loop, "a symbolic link loop"};
+    if (err == ERROR_CANT_RESOLVE_FILENAME) return {path_kind::loop, discovery::words::symbolic_link_loop()};
     return {path_kind::error, file_error_text(err)};
   }
   if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return {path_kind::folder, {}};
@@ -49,8 +50,8 @@ inline folder_listing list_names(const std::string& path, std::size_t max) {
       ::FindFirstFileExW(widen(path + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch, nullptr, 0);
   if (h == INVALID_HANDLE_VALUE) {
     DWORD err = ::GetLastError();
-    listing.error =
-        err == ERROR_PATH_NOT_FOUND || err == ERROR_FILE_NOT_FOUND ? "does not exist" : file_error_text(err);
+    listing.error = err == ERROR_PATH_NOT_FOUND || err == ERROR_FILE_NOT_FOUND ? discovery::words::does_not_exist()
+                                                                               : file_error_text(err);
     return listing;
   }
   do {

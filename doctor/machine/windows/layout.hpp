@@ -15,6 +15,7 @@
 #include <cushim/detail/windows/dependencies.hpp>
 #include <cushim/detail/sublibrary_specs.hpp>
 #include "files.hpp"
+#include "../../words/pythons.hpp"
 
 namespace cushim {
 namespace detail {
@@ -187,12 +188,6 @@ inline bool walk_into(const std::string& path) {
   return !is_api_set(path) && !pe_format::same_name_ignoring_case(parent_dir(path), system_folder());
 }
 
-inline const char* by_name_places() { return "the application's folder, System32, the Windows folder, PATH"; }
-
-inline std::string by_name_fix(const std::string&, const std::string&) {
-  return "put the folder with cuDNN's DLLs on PATH (activating a conda environment puts its Library\\bin there)";
-}
-
 // --- Python environments -------------------------------------------------------------------
 
 constexpr const char* python_commands[] = {"python", "python3"};
@@ -226,9 +221,7 @@ inline std::vector<std::string> python_series_in(const std::string& prefix, std:
   return series;
 }
 
-inline std::string series_source(const std::string& series) {
-  return "the name of its python" + series.substr(0, 1) + series.substr(2) + ".dll";
-}
+inline std::string series_source(const std::string& series) { return discovery::words::python_dll_source(series); }
 
 inline std::vector<std::string> site_packages_of(const discovery::context&, const std::string& prefix,
                                                  const std::string&) {
@@ -334,8 +327,7 @@ inline std::vector<system_python> system_pythons(const discovery::context& ctx, 
 // What is worth knowing of the file a bare command starts.
 inline std::string command_note(const std::string& path) {
   if (path.find("\\Microsoft\\WindowsApps\\") == std::string::npos) return {};
-  return "the Microsoft Store's alias: unless Python was installed from the Store, it opens the Store instead of "
-         "running Python";
+  return discovery::words::store_alias();
 }
 
 }  // namespace platform

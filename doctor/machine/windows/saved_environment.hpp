@@ -12,6 +12,7 @@
 #include <cushim/detail/pe.hpp>
 #include <cushim/detail/windows/system.hpp>
 #include <cushim/detail/windows/unicode.hpp>
+#include "../../words/saved_environment.hpp"
 
 namespace cushim {
 namespace detail {
@@ -59,13 +60,11 @@ inline std::vector<discovery::saved_variable> saved_variables(std::vector<std::s
       if (!discovery::compared_variable(variable)) continue;
       std::string where = std::string(place.scope) + "\\" + variable;
       if (type != REG_SZ && type != REG_EXPAND_SZ) {
-        notes.push_back(where + " is a " + registry_type_name(type) +
-                        " value, not a string (REG_SZ or REG_EXPAND_SZ): it names no folder, and the doctor leaves "
-                        "it out");
+        notes.push_back(discovery::words::not_a_string_value(where, registry_type_name(type)));
         continue;
       }
       if (bytes > value_bytes_limit) {
-        notes.push_back(where + " is " + std::to_string(bytes) + " bytes long, more than any variable: left out");
+        notes.push_back(discovery::words::too_long_value(where, bytes));
         continue;
       }
       std::vector<wchar_t> data(bytes / sizeof(wchar_t) + 1, L'\0');

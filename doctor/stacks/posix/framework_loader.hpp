@@ -54,7 +54,7 @@ inline std::string nvidia_wheel_copy(const std::string& site, const std::string&
     std::string why;
     if (check_file(path).state == file_state::regular && inspect_file(path, why) == outcome::loaded) return path;
   }
-  searched.push_back(nvidia + "/*/lib (torch's own preload of the nvidia wheels)");
+  searched.push_back(discovery::words::torch_preload_place(nvidia));
   return {};
 }
 
@@ -83,7 +83,7 @@ inline void check_cudnn_loads(const loader_input& in, const std::vector<std::pai
   discovery::check_cudnn_by_name(
       discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },
-      "from " + fw.name + "'s process,", fw);
+      discovery::words::from_process(fw.name), fw);
 }
 
 // NVRTC's builtins as CuPy's process loads them (what it mapped on a real machine): the copy beside
@@ -131,12 +131,8 @@ inline void simulate_wheel_libraries(const loader_input& in, discovery::found_fr
     }
   }
   if (!missing.empty()) {
-    fw.problems.push_back(
-        {"framework_library_not_found", fw.name + " " + fw.version + " finds no " + joined(missing), in.site.dir,
-         fw.name + " loads " + missing.front() + " from its wheel's folder, else by name: it looked in " +
-             joined(first_searched) + ", and its CUDA support does not start without it",
-         "pip install --force-reinstall " + fw.distribution + "==" + fw.version + " with its CUDA wheels (" +
-             found.spec->cuda_install + ")"});
+    fw.problems.push_back(discovery::words::framework_library_not_found(fw, in.site.dir, missing, first_searched,
+                                                                        found.spec->cuda_install));
   }
   check_cudnn_loads(in, loaded, resolver, fw);
 }
@@ -171,18 +167,7 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
   }
   if (walk.missing.empty()) add_wheel_loads(in, found, resolver, fw);
   if (!walk.missing.empty()) {
-    const missing_dependency& m = walk.missing.front();
-    std::string advice = discovery::advice_for(m.name);
-    fw.problems.push_back(
-        {"import_fails",
-         fw.name + " cannot load " + file_name_of(fw.native_file) + ": " + m.name +
-             ": cannot open shared object file: No such file or directory",
-         m.needed_by(), discovery::dependency_sentence(m),
-         !advice.empty() ? advice
-                         : "reinstall " + fw.distribution + " with its dependencies (pip install --force-reinstall " +
-                               fw.distribution + "==" + fw.version +
-                               "), which brings the nvidia-* wheels it requires; or put a folder that has " + m.name +
-                               " on LD_LIBRARY_PATH"});
+    fw.problems.push_back(discovery::words::import_fails(fw, walk.missing.front()));
   }
   if (!in.state.library_path.empty()) {  // what the framework's own RUNPATH would give without LD_LIBRARY_PATH
     discovery::import_walk intended = walk_framework(in, found, in.state.without_path);
@@ -191,16 +176,7 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
       if (meant.empty() || meant == load.path) continue;
       machine::library_load other = discovery::describe_load(load.name, meant, in.wheels);
       if (!load.version.empty() && load.version == other.version) continue;
-      fw.problems.push_back(
-          {"shadowed_by_library_path",
-           "LD_LIBRARY_PATH puts another " + load.name + " before the one " + fw.name + " is built to load", load.path,
-           fw.name + " loads " + load.path + " (" + (load.version.empty() ? "version unknown" : load.version) +
-               ") from LD_LIBRARY_PATH, which the loader searches before the RUNPATH that leads to " + other.path +
-               " (" + (other.version.empty() ? "version unknown" : other.version) + ", " + other.version_source +
-               "): a library of another release than the one " + fw.name + " " + fw.version +
-               " was built and tested with",
-           "remove " + parent_dir(load.path) + " from LD_LIBRARY_PATH when running " + fw.name +
-               " (it comes first), or run it from an environment without that setting"});
+      fw.problems.push_back(discovery::words::shadowed_by_library_path(fw, load, other));
     }
   }
   check_cudnn_loads(in, walk.found, resolver, fw);

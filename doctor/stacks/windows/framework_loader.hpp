@@ -91,16 +91,7 @@ inline void simulate_torch(const loader_input& in, discovery::found_framework& f
       continue;
     }
     const missing_dependency& m = missing.front();
-    std::string advice = discovery::advice_for(m.name);
-    fw.problems.push_back(
-        {"import_fails",
-         "import " + fw.name + " fails: OSError: " + win_error(m) + " Error loading \"" + dll +
-             "\" or one of its dependencies.",
-         dll, "torch loads every DLL in " + torch_lib + " first, in name order; " + discovery::dependency_sentence(m),
-         !advice.empty() ? advice
-                         : "put " + file_name_of(m.name) + " into " + torch_lib +
-                               " or into one of the folders torch adds (" + joined(user_dirs) + "); reinstalling " +
-                               fw.distribution + " " + fw.version + " restores the files it ships"});
+    fw.problems.push_back(discovery::words::torch_dll_fails(fw, m, win_error(m), dll, torch_lib, user_dirs));
     return;
   }
   if (fw.native_file.empty()) return;
@@ -111,8 +102,7 @@ inline void simulate_torch(const loader_input& in, discovery::found_framework& f
     if (discovery::loaded_library_display(f.first))
       fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
   }
-  check_cudnn(in, resolver, user_dirs,
-              ", or copy cuDNN's DLLs into " + torch_lib + ", whose DLLs torch loads itself first", found);
+  check_cudnn(in, resolver, user_dirs, discovery::words::into_torch_lib(torch_lib), found);
 }
 
 inline void simulate_extension(const loader_input& in, discovery::found_framework& found) {
@@ -138,14 +128,7 @@ inline void simulate_extension(const loader_input& in, discovery::found_framewor
     std::vector<std::string> searched;
     std::string path = resolver.locate(name, "", searched, load_kind::by_name);
     if (path.empty()) {
-      fw.problems.push_back({"by_name_load_fails",
-                             fw.name + " loads " + name + " by name at run time, and that load finds nothing", "",
-                             fw.name + "'s files name " + name +
-                                 " as the library it loads when it first uses the GPU; a load by bare "
-                                 "name searches " +
-                                 by_name_places() + ": " + joined(searched),
-                             "install the CUDA " + fw.cuda + " runtime and cuDNN " + fw.cudnn + " " + fw.name +
-                                 " was built for, and put their bin folders on PATH"});
+      fw.problems.push_back(discovery::words::by_name_load_fails(fw, name, searched));
       continue;
     }
     fw.loads.push_back(discovery::describe_load(name, path, in.wheels));

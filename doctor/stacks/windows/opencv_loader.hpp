@@ -146,22 +146,21 @@ inline void simulate_opencv(const loader_input& in, discovery::found_framework& 
   discovery::text_file config = discovery::read_text(join_path(cv2, "config.py"));
   std::string unread;
   if (config.ok() && !opencv_config(in.ctx, cv2).binaries_paths(config.text, binaries, unread)) {
-    fw.notes.push_back(config.path + ": a value of BINARIES_PATHS the doctor does not read (" + unread +
-                       "): the folders before it are used");
+    fw.notes.push_back(discovery::words::binaries_path_unread(config.path, unread));
   }
   std::vector<std::string> ignored, user_dirs, path_dirs;
   for (const std::string& dir : binaries) {
     if (check_path(dir).kind == path_kind::folder) {
       user_dirs.push_back(dir);
     } else {
-      fw.notes.push_back(config.path + " names " + dir + " in BINARIES_PATHS, which does not exist");
+      fw.notes.push_back(discovery::words::binaries_path_missing(config.path, dir));
     }
     path_dirs.push_back(dir);
   }
   for (const std::string& dir : discovery::absolute_entries(in.ctx, "PATH", ignored)) path_dirs.push_back(dir);
   if (fw.native_file.empty()) fw.native_file = opencv_source_build_module(cv2, in.env);
   if (fw.native_file.empty()) {
-    fw.notes.push_back(cv2 + " has no native module (cv2.pyd, or python-X.Y\\cv2*.pyd of a source build)");
+    fw.notes.push_back(discovery::words::no_native_module(cv2));
     return;
   }
   dependency_resolver resolver(process_view{application_folder(in.env), user_dirs, path_dirs, {}});
@@ -171,16 +170,13 @@ inline void simulate_opencv(const loader_input& in, discovery::found_framework& 
   discovery::build_from_loaded_files(walk, fw);
   for (const auto& f : walk.found) {
     if (fw.version.empty() && !opencv_version_in_name(f.first).empty()) {
-      fw.version = opencv_version_in_name(f.first), fw.version_source = "the name of " + f.first;
+      fw.version = opencv_version_in_name(f.first), fw.version_source = discovery::words::name_of(f.first);
     }
   }
   extension_fails(resolver, found);
   if (!fw.problems.empty()) {
     if (!walk.missing.empty() && discovery::is_cuda_library_file(walk.missing.front().name)) {
-      fw.problems.front().fix = "install the CUDA toolkit OpenCV was built with (the one with " +
-                                walk.missing.front().name + ") and set CUDA_PATH to it: cv2's loader adds the " +
-                                "folders of " + config.path + "'s BINARIES_PATHS (" + joined(binaries) +
-                                ") and no other";
+      fw.problems.front().fix = discovery::words::opencv_cuda_fix(walk.missing.front().name, config.path, binaries);
     }
     return;
   }

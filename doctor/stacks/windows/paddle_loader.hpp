@@ -30,7 +30,7 @@ inline std::string paddle_cudnn(const loader_input& in, const dependency_resolve
   if (!path.empty() || toolkit_bin.empty()) return path;
   path = join_path(toolkit_bin, name);
   if (check_path(path).kind == path_kind::file) return path;
-  searched.push_back(toolkit_bin + " (the toolkit it was built with)");
+  searched.push_back(discovery::words::built_with_toolkit(toolkit_bin));
   return {};
 }
 
@@ -61,16 +61,7 @@ inline void simulate_paddle(const loader_input& in, discovery::found_framework& 
   std::vector<std::string> searched;
   std::string path = paddle_cudnn(in, resolver, name, toolkit_bin, searched);
   if (path.empty()) {
-    fw.problems.push_back(
-        {"by_name_load_fails", "paddle loads " + name + " by name at its first GPU call, and that load finds nothing",
-         fw.native_file,
-         "Paddle " + fw.version + " was built with cuDNN " + fw.cudnn + " and loads it itself: from FLAGS_cudnn_dir, " +
-             "then by bare name, then from the toolkit it was built with; it looks in: " + joined(searched) +
-             ". Every GPU operation then fails with \"The third-party dynamic library (" + name +
-             ") that Paddle depends on is not configured correctly. (error code is 126)\"",
-         "put the bin folder of a cuDNN " + discovery::leading_parts(fw.cudnn, 2) + " for CUDA " +
-             discovery::leading_parts(fw.cuda, 1) + " (the one with " + name +
-             ") on PATH, or set FLAGS_cudnn_dir to it"});
+    fw.problems.push_back(discovery::words::paddle_cudnn_not_found(fw, name, searched));
     return;
   }
   fw.loads.push_back(discovery::describe_load(name, path, in.wheels));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../framework_loads.hpp"
+#include "../../words/windows_loads.hpp"
 #include <cushim/detail/windows/dependencies.hpp>
 
 namespace cushim {
@@ -39,11 +40,11 @@ inline std::string application_folder(const machine::environment& env) {
 
 // The Windows error a failed walk stands for, as Python's OSError prints it.
 inline std::string win_error(const missing_dependency& m) {
-  if (!m.absent_functions.empty()) return "[WinError 127] The specified procedure could not be found.";
+  if (!m.absent_functions.empty()) return discovery::words::win_error_127();
   for (const std::string& s : m.searched) {
-    if (s.find(ends_search_marker) != std::string::npos) return "[WinError 193] %1 is not a valid Win32 application.";
+    if (s.find(ends_search_marker) != std::string::npos) return discovery::words::win_error_193();
   }
-  return "[WinError 126] The specified module could not be found.";
+  return discovery::words::win_error_126();
 }
 
 // The files a loaded DLL brings into the process: the DLL and what its imports reach.
@@ -69,11 +70,8 @@ inline void check_cudnn(const loader_input& in, const dependency_resolver& resol
     if (int m = cudnn_major_of_main(l.name)) major = m, cudnn_path = l.path;
   }
   if (major < 8 || cudnn_path.empty()) return;
-  std::string context_text = user_dirs.empty()
-                                 ? "from " + fw.name + "'s process,"
-                                 : "LoadLibraryExW with 0x1100 (as " + fw.name +
-                                       " loads) finds DLLs in the folders it added with os.add_dll_directory (" +
-                                       joined(user_dirs) + "), but a load by bare name does not search them:";
+  std::string context_text = user_dirs.empty() ? discovery::words::from_process(fw.name)
+                                               : discovery::words::add_dll_directory_context(fw.name, user_dirs);
   discovery::check_cudnn_by_name(
       discovery::describe_load(file_name_of(cudnn_path), cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) {
@@ -82,14 +80,14 @@ inline void check_cudnn(const loader_input& in, const dependency_resolver& resol
         for (const std::string& dir : user_dirs) {
           std::string there = join_path(dir, file);
           if (check_file(there).state == file_state::regular) {
-            searched.push_back("(" + there + " is there, in a folder added with os.add_dll_directory)");
+            searched.push_back(discovery::words::in_added_folder(there));
           }
         }
         return path;
       },
       context_text, fw);
   for (machine::problem& p : fw.problems) {
-    if (p.code == "cudnn_sublibrary_not_found") p.fix += extra_fix;
+    if (p.name == "cudnn_sublibrary_not_found") p.fix += extra_fix;
   }
 }
 
@@ -99,15 +97,7 @@ inline void extension_fails(const dependency_resolver& resolver, discovery::foun
   machine::framework& fw = found.fw;
   std::vector<missing_dependency> missing = resolver.missing(fw.native_file, load_kind::by_path);
   if (missing.empty()) return;
-  const missing_dependency& m = missing.front();
-  std::string advice = discovery::advice_for(m.name);
-  fw.problems.push_back({"import_fails", fw.name + " cannot load " + file_name_of(fw.native_file) + ": " + win_error(m),
-                         m.needed_by(), discovery::dependency_sentence(m),
-                         !advice.empty() ? advice
-                                         : "put " + file_name_of(m.name) + " beside " + file_name_of(fw.native_file) +
-                                               " or install what provides it; reinstalling " +
-                                               (fw.distribution.empty() ? fw.name : fw.distribution) +
-                                               " restores the files it ships"});
+  fw.problems.push_back(discovery::words::extension_fails(fw, missing.front(), win_error(missing.front())));
 }
 
 }  // namespace platform

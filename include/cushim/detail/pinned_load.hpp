@@ -7,8 +7,8 @@
 #include <string>
 
 #include "platform.hpp"
-#include "problems.hpp"
 #include "state.hpp"
+#include "words/files.hpp"
 
 namespace cushim {
 namespace detail {
@@ -27,15 +27,15 @@ class pinned_load {
       result_ = platform::load_library(path);
     }
     if (interrupted) {  // also when a retry found the library elsewhere: the FIFO is still where the loader looks
-      add_note(path + ": " + attempt_texts::load_interrupted);
-      if (!result_.handle) result_.error += "; " + std::string(attempt_texts::load_interrupted);
+      add_note(path + ": " + words::fifo_wait_ended);
+      if (!result_.handle) result_.error += "; " + std::string(words::fifo_wait_ended);
     }
     platform::mapped_bytes mapped =
         result_.handle ? platform::mapped_file_start(result_.handle) : platform::mapped_bytes{};
     if (mapped.at && !pin_.same_as_mapped(mapped.at, mapped.size)) {
       platform::unload_library(result_.handle);
       result_.handle = nullptr;
-      changed_ = attempt_texts::mapped_other_file;
+      changed_ = words::loader_mapped_another_file;
     }
   }
   pinned_load(const pinned_load&) = delete;

@@ -42,12 +42,6 @@ inline std::string changed_since_check(const std::string& why) {
   return "changed between cushim's check and its load: " + why + "; not loaded";
 }
 
-constexpr const char* mapped_other_file =
-    "the system loader mapped another file than the one cushim held: another file was put at its path";
-constexpr const char* load_interrupted =
-    "the system loader waited on a FIFO for a writer that never comes (one put at its path, or where it "
-    "looks for a library this one needs), and cushim ended the wait";
-
 inline std::string lacks_version_function(const library_descriptor& d) {
   return std::string("does not export ") + d.version_function + ", so it is not " + d.display_name;
 }

@@ -17,6 +17,7 @@
 
 #include "../byte_source.hpp"
 #include "../platform_types.hpp"
+#include "../words/files.hpp"
 
 namespace cushim {
 namespace detail {
@@ -90,24 +91,24 @@ class file_pin {
     }
     struct stat opened;
     if (::fstat(fd_, &opened) != 0 || !S_ISREG(opened.st_mode)) {
-      why_ = "it is now not a regular file (FIFO, device or socket)";
+      why_ = words::no_longer_regular_file;
       return;
     }
     if (checked && !same_file(opened, *checked)) {
-      why_ = "another file is at its path now, or it was rewritten";
+      why_ = words::file_replaced;
       return;
     }
     // SIGURG, ignored unless a handler takes it, is what a writer's attempt would raise in the moment
     // before the owner is cleared (SIGIO, the default, would end the process).
     ::fcntl(fd_, F_SETSIG, SIGURG);
     if (::fcntl(fd_, F_SETLEASE, F_RDLCK) != 0) {
-      if (errno == EAGAIN) why_ = "another process has it open for writing: it is being written now";
+      if (errno == EAGAIN) why_ = words::file_being_written;
       return;  // EACCES (another user's file), EINVAL (no leases here): held, not leased
     }
     ::fcntl(fd_, F_SETOWN, 0);  // a writer's attempt then waits, signalling no one
     struct stat leased;
     if (::fstat(fd_, &leased) != 0 || !same_file(leased, regular_file_of(opened))) {
-      why_ = "another file is at its path now, or it was rewritten";
+      why_ = words::file_replaced;
     }
   }
   ~file_pin() {

@@ -9,6 +9,7 @@
 
 #include "../byte_source.hpp"
 #include "../platform_types.hpp"
+#include "../words/files.hpp"
 #include "unicode.hpp"
 
 namespace cushim {
@@ -61,7 +62,7 @@ class file_pin {
       why_ = "it is now " + now.detail;
     } else if (checked &&
                (now.identity != checked->identity || now.size != checked->size || now.modified != checked->modified)) {
-      why_ = "another file is at its path now, or it was rewritten";
+      why_ = words::file_replaced;
     }
   }
   ~file_pin() {
