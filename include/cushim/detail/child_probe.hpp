@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "dependency_walk.hpp"
 #include "os.hpp"
 #include "pinned_load.hpp"
 #include "platform.hpp"
@@ -16,8 +17,6 @@
 #include "problems.hpp"
 #include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
-#include CUSHIM_OS_DEPENDENCIES
-#include CUSHIM_OS_DRIVER_FILES
 
 namespace cushim {
 namespace detail {
@@ -50,15 +49,6 @@ inline void child_step(int fd, const std::string& where) { platform::write_line(
 
 constexpr const char* done_step = "done";  // a child's last step, once it took every other
 
-// For a child that did not finish while it loaded `path`: the FIFO that kept it waiting, where the
-// system loader looks for a file that load needs (the DT_NEEDED closure, or the driver, which
-// NVIDIA's libraries load by name as they start); then `cause` says so. Empty when there is none.
-inline std::string fifo_blocking_load(const std::string& path, std::string& cause) {
-  std::string name, fifo = platform::dependency_resolver().blocker_of_load(path, platform::driver_file_name(), name);
-  if (!fifo.empty()) cause = attempt_texts::load_meets_fifo(name, fifo);
-  return fifo;
-}
-
 // A request to load a file and do nothing else (a sub-library a library loads by name itself).
 constexpr const char* load_only_request = "file";
 
@@ -74,8 +64,7 @@ inline void load_file_in_child(const std::string& path, int fd) {
 // loaded here, as without the option, and a note says so once. Else how the child ended and in
 // which step: "crashed with SIGSEGV in cudnnGetVersion, in a child process ...". `refusal` receives
 // what the child said of a load the loader refused (a load_only_request's); `load_unfinished`
-// whether the child was killed while it loaded, where a FIFO may have kept it waiting
-// (fifo_blocking_load).
+// whether the child was killed while it loaded, where a FIFO may have kept it waiting.
 inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe,
                                     std::string* refusal = nullptr, bool* load_unfinished = nullptr) {
   // The statics the child's work reads are made now, by this thread: a fork while another thread
@@ -99,6 +88,25 @@ inline std::string failure_in_child(const probe_request& request, const child_pr
   if (step == done_step && run.exit_status == 0) return {};
   if (load_unfinished) *load_unfinished = run.timed_out && step == step_texts::loading;
   return attempt_texts::child_failure(run, step, probe.timeout_ms);
+}
+
+// What the child made of a candidate (probe_candidate).
+struct probe_verdict {
+  std::string failure;  // how the child ended; empty when it passed, or when no child could be made
+  std::string fifo;     // the FIFO its load waited on, where the system loader looks; or empty
+  std::string cause;    // with `fifo`: what the system loader's search met there
+};
+
+// A candidate of a library loaded and checked in a child. A child killed while it loaded may have
+// waited on a FIFO where the system loader looks for something that load needs: the failure then
+// says so, and the FIFO is named instead of the file.
+inline probe_verdict probe_candidate(const probe_request& request, const child_probe_settings& probe) {
+  probe_verdict v;
+  bool load_unfinished = false;
+  v.failure = failure_in_child(request, probe, nullptr, &load_unfinished);
+  if (load_unfinished) v.fifo = fifo_blocking_load(request.path, v.cause);
+  if (!v.fifo.empty()) v.failure += "; " + v.cause;
+  return v;
 }
 
 }  // namespace
