@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "../status.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 #include "sorting.hpp"
 

@@ -10,7 +10,7 @@
 #include "descriptor.hpp"
 #include "os.hpp"
 #include "platform.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 #include CUSHIM_OS_BINARY_CHECK
 

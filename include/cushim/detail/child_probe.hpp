@@ -14,7 +14,7 @@
 #include "pinned_load.hpp"
 #include "platform.hpp"
 #include "probe_request.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
 

@@ -10,7 +10,7 @@
 #include "child_probe.hpp"
 #include "os.hpp"
 #include "pinned_load.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 #include "search_record.hpp"
 #include "state.hpp"

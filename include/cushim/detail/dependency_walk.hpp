@@ -8,7 +8,7 @@
 
 #include "missing_dependency.hpp"
 #include "os.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include CUSHIM_OS_DEPENDENCIES
 #include CUSHIM_OS_DRIVER_FILES
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "loader.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "state.hpp"
 #include "thread_end.hpp"
 

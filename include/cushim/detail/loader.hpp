@@ -16,7 +16,7 @@
 #include "dependency_walk.hpp"
 #include "os.hpp"
 #include "pinned_load.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_order.hpp"
 #include "search_record.hpp"
 #include "state.hpp"

@@ -13,7 +13,7 @@
 #include "../status.hpp"
 #include "attempt_log.hpp"
 #include "descriptor.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 
 namespace cushim {

@@ -10,7 +10,7 @@
 
 #include "../status.hpp"
 #include "attempt_log.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 #include "search_outcome.hpp"
 #include "state.hpp"

@@ -9,7 +9,7 @@
 #include "child_probe.hpp"
 #include "descriptor.hpp"
 #include "os.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "versions.hpp"
 #include CUSHIM_OS_FILE_VERSION
 

@@ -10,7 +10,7 @@
 #include "../compatibility.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
-#include "../problems.hpp"
+#include "../words/loading.hpp"
 #include "../report.hpp"
 
 namespace cushim {

@@ -12,7 +12,7 @@
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
 #include "../report.hpp"
-#include "../problems.hpp"
+#include "../words/loading.hpp"
 #include "../sublibraries.hpp"
 #include "cublasLt.hpp"
 #include "nvrtc.hpp"

@@ -9,7 +9,7 @@
 #include "../api_tables.hpp"
 #include "../descriptor.hpp"
 #include "../fallback_status.hpp"
-#include "../problems.hpp"
+#include "../words/loading.hpp"
 #include "../state.hpp"
 #include "../sublibraries.hpp"
 

@@ -10,12 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "../status.hpp"
-#include "descriptor.hpp"
-#include "missing_dependency.hpp"
-#include "os.hpp"
-#include "platform_types.hpp"
-#include CUSHIM_OS_TEXTS
+#include "../../status.hpp"
+#include "../descriptor.hpp"
+#include "../missing_dependency.hpp"
+#include "../os_texts.hpp"
+#include "../platform_types.hpp"
 
 namespace cushim {
 namespace detail {
