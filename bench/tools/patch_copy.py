@@ -20,8 +20,8 @@ CHANGES = {
     ],
     # "Preflight off": the loader accepts cuDNN without inspecting its sub-libraries.
     "preflight_off": [
-        ("cushim/detail/loader.hpp",
-         r"if \(result == outcome::loaded && d_\.hooks\.before_version\) result = d_\.hooks\.before_version\(check\);",
+        ("cushim/detail/copy_acceptance.hpp",
+         r"if \(version\.result == outcome::loaded && d_\.hooks\.before_version\) version\.result = d_\.hooks\.before_version\(check\);",
          r""),
     ],
     # The preflight restricted to cuDNN 9's root sub-library (libcudnn_graph), the one every

@@ -116,7 +116,7 @@ inline const machine::library_copy* copy_at(const machine::findings& f, const st
 }
 
 // Whether a copy of `version` serves programs built with headers of `headers`: the loader's rule
-// (loader.hpp, check_version): the same major, and no older minor unless the library's older
+// (version_check.hpp): the same major, and no older minor unless the library's older
 // minors work.
 inline bool serves(const library_descriptor& d, const std::string& version, const std::string& headers) {
   std::vector<int> got, want;

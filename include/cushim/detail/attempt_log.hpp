@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../status.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 #include "sorting.hpp"
 
@@ -58,10 +59,9 @@ class attempt_log {
       for (std::size_t i = 0; i < attempts_.size(); ++i) {
         if (list_of_rule(attempts_[i].rule) == n.list) after = i + 1;
       }
-      attempts_.insert(attempts_.begin() + std::ptrdiff_t(after),
-                       {n.list + "[...]", "", n.result,
-                        std::to_string(n.count - listed_per_outcome) + " more entries of " + n.list +
-                            " with this outcome, not listed one by one"});
+      attempts_.insert(
+          attempts_.begin() + std::ptrdiff_t(after),
+          {n.list + "[...]", "", n.result, attempt_texts::more_entries(n.list, n.count - listed_per_outcome)});
     }
     return list_outcomes_;
   }

@@ -11,7 +11,7 @@
 
 #include "driver.hpp"
 #include "libraries.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "report.hpp"
 #include "status_completion.hpp"
 

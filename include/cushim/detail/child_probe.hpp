@@ -9,14 +9,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "dependency_walk.hpp"
 #include "os.hpp"
 #include "pinned_load.hpp"
 #include "platform.hpp"
 #include "probe_request.hpp"
+#include "words/loading.hpp"
 #include "state.hpp"
 #include CUSHIM_OS_CHILD_PROCESS
-#include CUSHIM_OS_DEPENDENCIES
-#include CUSHIM_OS_DRIVER_FILES
 
 namespace cushim {
 namespace detail {
@@ -44,53 +44,29 @@ inline child_probe_settings child_probe_settings_of(const options& opts) {
                                       : ""};
 }
 
-// In the child: the step it is about to take ("while loading", "in cudnnGetVersion").
+// In the child: the step it is about to take (step_texts: "while loading", "in cudnnGetVersion").
 inline void child_step(int fd, const std::string& where) { platform::write_line(fd, "step " + where); }
 
-// Empty when the child took every step (its last is "done") and exited 0; else how it ended and
-// in which step: "crashed with SIGSEGV in cudnnGetVersion".
-inline std::string child_failure(const platform::child_run& run, int timeout_ms) {
-  std::size_t at = run.output.rfind("step ");
-  std::string where =
-      at == std::string::npos ? "before loading" : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
-  if (where == "done" && run.exit_status == 0) return {};
-  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
-                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
-                    : run.end_unseen
-                        ? "ended in a way this process could not see (a handler of this process took its exit "
-                          "status: SIGCHLD ignored, or children reaped elsewhere)"
-                        : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
-  return how + " " + where + ", in a child process (probe_in_child); never loaded in this one";
-}
-
-// For a child that did not finish while it loaded `path`: the FIFO that kept it waiting, where the
-// system loader looks for a file that load needs (the DT_NEEDED closure, or the driver, which
-// NVIDIA's libraries load by name as they start); then `cause` says so. Empty when there is none.
-inline std::string fifo_blocking_load(const std::string& path, std::string& cause) {
-  std::string name, fifo = platform::dependency_resolver().blocker_of_load(path, platform::driver_file_name(), name);
-  if (!fifo.empty()) {
-    cause =
-        "the system loader's search for " + name + ", which loading it needs, meets " + fifo + ", " + fifo_blocks_text;
-  }
-  return fifo;
-}
+constexpr const char* done_step = "done";  // a child's last step, once it took every other
 
 // A request to load a file and do nothing else (a sub-library a library loads by name itself).
 constexpr const char* load_only_request = "file";
 
 // In the child of a load_only_request: its steps, and the loader's refusal on a line of its own.
 inline void load_file_in_child(const std::string& path, int fd) {
-  child_step(fd, "while loading");
+  child_step(fd, step_texts::loading);
   pinned_load load(path);
   if (!load.handle()) platform::write_line(fd, "refused " + (load.changed().empty() ? load.error() : load.changed()));
-  child_step(fd, "done");
+  child_step(fd, done_step);
 }
 
 // Empty when the request passed in a child, or when no child could be made: the candidate is then
-// loaded here, as without the option, and a note says so once. `refusal` receives what the child
-// said of a load the loader refused (a load_only_request's).
+// loaded here, as without the option, and a note says so once. Else how the child ended and in
+// which step: "crashed with SIGSEGV in cudnnGetVersion, in a child process ...". `refusal` receives
+// what the child said of a load the loader refused (a load_only_request's); `load_unfinished`
+// whether the child was killed while it loaded, where a FIFO may have kept it waiting.
 inline std::string failure_in_child(const probe_request& request, const child_probe_settings& probe,
-                                    std::string* refusal = nullptr) {
+                                    std::string* refusal = nullptr, bool* load_unfinished = nullptr) {
   // The statics the child's work reads are made now, by this thread: a fork while another thread
   // makes one would leave the child waiting on its guard. The fork itself waits for no pass.
   platform::make_statics_for_child();
@@ -100,14 +76,37 @@ inline std::string failure_in_child(const probe_request& request, const child_pr
     run = platform::run_in_child(request, probe.program, probe.timeout_ms);
   }
   static std::atomic<bool> noted{false};
-  if (!run.ran && !noted.exchange(true)) {
-    add_note("probe_in_child: " + run.why_no_child + "; candidates are loaded in this process, as without it");
-  }
+  if (!run.ran && !noted.exchange(true)) add_note(notes_of::no_probe_child(run.why_no_child));
   std::size_t refused = run.output.rfind("refused ");
   if (refusal && refused != std::string::npos && (refused == 0 || run.output[refused - 1] == '\n')) {
     *refusal = run.output.substr(refused + 8, run.output.find('\n', refused) - refused - 8);
   }
-  return run.ran ? child_failure(run, probe.timeout_ms) : std::string();
+  if (!run.ran) return {};
+  std::size_t at = run.output.rfind("step ");
+  std::string step = at == std::string::npos ? step_texts::before_loading
+                                             : run.output.substr(at + 5, run.output.find('\n', at) - at - 5);
+  if (step == done_step && run.exit_status == 0) return {};
+  if (load_unfinished) *load_unfinished = run.timed_out && step == step_texts::loading;
+  return attempt_texts::child_failure(run, step, probe.timeout_ms);
+}
+
+// What the child made of a candidate (probe_candidate).
+struct probe_verdict {
+  std::string failure;  // how the child ended; empty when it passed, or when no child could be made
+  std::string fifo;     // the FIFO its load waited on, where the system loader looks; or empty
+  std::string cause;    // with `fifo`: what the system loader's search met there
+};
+
+// A candidate of a library loaded and checked in a child. A child killed while it loaded may have
+// waited on a FIFO where the system loader looks for something that load needs: the failure then
+// says so, and the FIFO is named instead of the file.
+inline probe_verdict probe_candidate(const probe_request& request, const child_probe_settings& probe) {
+  probe_verdict v;
+  bool load_unfinished = false;
+  v.failure = failure_in_child(request, probe, nullptr, &load_unfinished);
+  if (load_unfinished) v.fifo = fifo_blocking_load(request.path, v.cause);
+  if (!v.fifo.empty()) v.failure += "; " + v.cause;
+  return v;
 }
 
 }  // namespace

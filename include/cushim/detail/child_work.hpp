@@ -5,7 +5,7 @@
 #include <string>
 
 #include "driver.hpp"
-#include "loader.hpp"
+#include "copy_acceptance.hpp"
 #include "local_binding.hpp"
 #include "probe_request.hpp"
 
@@ -13,15 +13,15 @@ namespace cushim {
 namespace detail {
 namespace {
 
-// Default options: what the child checks depends only on the request. A request for something this
-// cushim does not know takes no step.
+// What the child checks depends only on the request. A request for something this cushim does not
+// know takes no step.
 template <class Request>
 void run_child_request(const Request& request, int fd) {
   if (request.what == "driver") return check_driver_in_child(request.path, fd);
   if (request.what == load_only_request) return load_file_in_child(request.path, fd);
   for (int i = 0; i < library_count; ++i) {
     library_state& lib = state_of(library(i));
-    if (request.what == lib.desc->key) return loader(lib, options()).check_in_child(request.path, fd);
+    if (request.what == lib.desc->key) return check_copy_in_child(lib, request.path, fd);
   }
 }
 

@@ -46,11 +46,11 @@ inline int driver_cuda_version(platform::library_handle h) {
 // In a probe child (child_work.hpp): the driver loaded and asked for its version, each step named
 // on fd first.
 inline void check_driver_in_child(const std::string& path, int fd) {
-  child_step(fd, "while loading");
+  child_step(fd, step_texts::loading);
   pinned_load load(path);  // never a FIFO swapped in since the parent looked
   child_step(fd, "in cuDriverGetVersion");
   if (load.handle()) driver_cuda_version(load.handle());
-  child_step(fd, "done");
+  child_step(fd, done_step);
 }
 
 // The CUDA toolkit's link-time stub of the driver answers every call with "stub library": never the

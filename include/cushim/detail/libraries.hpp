@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../api/descriptors.inc"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "state.hpp"
 
 namespace cushim {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "loader.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "state.hpp"
 #include "thread_end.hpp"
 
@@ -42,18 +42,14 @@ inline void forget_unfinished_load(library_state& lib) {
   lib.load_attempted = false;
   shim_state& s = shim();
   std::lock_guard<std::mutex> lock(s.notes_mutex);
-  s.notes.push_back("a thread ended (pthread_cancel or pthread_exit) while it loaded " +
-                    std::string(lib.desc->in_sentence) + "; the next call that needs it loads it again");
+  s.notes.push_back(notes_of::load_ended_with_thread(*lib.desc));
 }
 
 // What a text function returns while its library cannot be reached: unavailable, or, for a call
 // that re-enters the library's load on this thread, still being loaded (that call's fallback is
 // not kept in its slot: the next call resolves again).
 inline const char* unavailable_text(const library_descriptor& d) {
-  return loading_on_this_thread_now(d.id)
-             ? "cushim: this library is still being loaded on this thread (the call came from inside its load: "
-               "the log callback, a library's constructor or a signal handler); call again once the load is done"
-             : d.unavailable_text;
+  return loading_on_this_thread_now(d.id) ? still_loading_text : d.unavailable_text;
 }
 
 // Loads on first use from any thread; later calls return at once. The thread is marked as loading

@@ -27,8 +27,8 @@ class pinned_load {
       result_ = platform::load_library(path);
     }
     if (interrupted) {  // also when a retry found the library elsewhere: the FIFO is still where the loader looks
-      add_note(path + ": " + interrupted_text);
-      if (!result_.handle) result_.error += "; " + std::string(interrupted_text);
+      add_note(path + ": " + words::fifo_wait_ended);
+      if (!result_.handle) result_.error += "; " + std::string(words::fifo_wait_ended);
     }
     platform::mapped_bytes mapped =
         result_.handle ? platform::mapped_file_start(result_.handle) : platform::mapped_bytes{};
@@ -47,8 +47,6 @@ class pinned_load {
   const std::string& changed() const { return changed_; }
   // The system loader's refusal, when it refused the file pinned.
   const std::string& error() const { return result_.error; }
-
-  static constexpr const char* interrupted_text = words::fifo_wait_ended;
 
  private:
   platform::file_pin pin_;

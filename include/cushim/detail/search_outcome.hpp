@@ -13,7 +13,7 @@
 #include "../status.hpp"
 #include "attempt_log.hpp"
 #include "descriptor.hpp"
-#include "problems.hpp"
+#include "words/loading.hpp"
 #include "search_list.hpp"
 
 namespace cushim {
@@ -56,7 +56,7 @@ inline void warn_skipped_entries(status& st, const std::vector<attempt_log::list
 }
 
 // A warning per copy whose probe child crashed or hung, except those whose load waited on a FIFO:
-// that FIFO is named instead (the loader's passes_in_child).
+// that FIFO is named instead (search_record::blocked_by_fifo).
 inline void warn_crashed_copies(const library_descriptor& d, status& st,
                                 const std::vector<std::string>& blocked_by_fifo) {
   for (const attempt& a : st.attempts) {

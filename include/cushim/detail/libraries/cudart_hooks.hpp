@@ -8,7 +8,7 @@
 
 #include "../compatibility.hpp"
 #include "../descriptor.hpp"
-#include "../problems.hpp"
+#include "../words/loading.hpp"
 #include "../report.hpp"
 
 namespace cushim {

@@ -11,7 +11,7 @@
 #include "../child_probe.hpp"
 #include "../descriptor.hpp"
 #include "../report.hpp"
-#include "../problems.hpp"
+#include "../words/loading.hpp"
 #include "../sublibraries.hpp"
 #include "cublasLt.hpp"
 #include "nvrtc.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../descriptor.hpp"
-#include "../problems.hpp"
+#include "../words/loading.hpp"
 #include "../state.hpp"
 #include "../sublibraries.hpp"
 

@@ -1,19 +1,132 @@
-// Every problem the loader, the libraries' hooks and the report's checks record, one named
-// constructor each: it takes the facts (the library, paths, outcomes, numbers) and returns the
-// {code, fatal, what, path, why, fix} explain() renders. The only place these sentences are written.
+// The loading words: every problem the loader, the libraries' hooks and the report's checks
+// record, one named constructor each: it takes the facts (the library, paths, outcomes, numbers)
+// and returns the {code, fatal, what, path, why, fix} explain() renders; and the other sentences
+// of a search: an attempt's detail, a probe child's steps, the log callback's lines. The only place
+// these sentences are written.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "../status.hpp"
-#include "descriptor.hpp"
-#include "os.hpp"
-#include CUSHIM_OS_TEXTS
+#include "../../status.hpp"
+#include "../descriptor.hpp"
+#include "../missing_dependency.hpp"
+#include "../os_texts.hpp"
+#include "../platform_types.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
+
+// --- An attempt: what status.attempts says of one candidate (its detail; its rule when no search
+// rule made it) ---
+namespace attempt_texts {
+
+constexpr const char* already_loaded_rule = "already loaded in this process";
+
+constexpr const char* empty_entry = "an empty entry means the current folder to the system loader; never searched";
+constexpr const char* relative_entry = "relative entries depend on the current folder; never searched";
+constexpr const char* duplicate = "same file as an earlier candidate";
+
+// trusted_dirs_only, or a library only the system installs (`system_only`), refused a file outside
+// the trusted folders; `why`: what makes it untrusted.
+inline std::string untrusted(const std::string& why, bool system_only) {
+  return why + (system_only ? "; only the system's own copy is used" : "; trusted_dirs_only refuses it");
+}
+
+// The file at the path is not the one checked (`why`: pinned_load's changed()).
+inline std::string changed_since_check(const std::string& why) {
+  return "changed between cushim's check and its load: " + why + "; not loaded";
+}
+
+inline std::string lacks_version_function(const library_descriptor& d) {
+  return std::string("does not export ") + d.version_function + ", so it is not " + d.display_name;
+}
+
+// What a copy reports: "cuDNN 9.1.0".
+inline std::string reported_version(const library_descriptor& d, long version) {
+  return std::string(d.display_name) + " " + version_text(d, version);
+}
+
+inline std::string compiled_for_major(int major) {
+  return "this program was compiled for major " + std::to_string(major);
+}
+
+// The entries of `list` with one outcome beyond those listed one by one.
+inline std::string more_entries(const std::string& list, std::size_t count) {
+  return std::to_string(count) + " more entries of " + list + " with this outcome, not listed one by one";
+}
+
+// probe_in_child: how the child ended (`run`) and in which step (step_texts).
+inline std::string child_failure(const platform::child_run& run, const std::string& step, int timeout_ms) {
+  std::string how = run.timed_out              ? "did not finish in " + std::to_string(timeout_ms) + " ms"
+                    : !run.signal_name.empty() ? "crashed with " + run.signal_name
+                    : run.end_unseen
+                        ? "ended in a way this process could not see (a handler of this process took its exit "
+                          "status: SIGCHLD ignored, or children reaped elsewhere)"
+                        : "ended the process (exit status " + std::to_string(run.exit_status) + ")";
+  return how + " " + step + ", in a child process (probe_in_child); never loaded in this one";
+}
+
+// A load that never finished: the system loader's search for `name`, which it needs, meets `fifo`.
+inline std::string load_meets_fifo(const std::string& name, const std::string& fifo) {
+  return "the system loader's search for " + name + ", which loading it needs, meets " + fifo + ", " + fifo_blocks_text;
+}
+
+}  // namespace attempt_texts
+
+// --- A probe child's steps, as a failure names them: "crashed with SIGSEGV in cudnnGetVersion" ---
+namespace step_texts {
+
+constexpr const char* before_loading = "before loading";  // the child named no step
+constexpr const char* loading = "while loading";
+constexpr const char* checking = "while cushim checked it";
+
+}  // namespace step_texts
+
+// --- The notes of a load (explain() lists them once each) ---
+namespace notes_of {
+
+inline std::string no_probe_child(const std::string& why) {
+  return "probe_in_child: " + why + "; candidates are loaded in this process, as without it";
+}
+
+// A thread ended (pthread_cancel, pthread_exit) inside the load of `d`, which is then forgotten.
+inline std::string load_ended_with_thread(const library_descriptor& d) {
+  return "a thread ended (pthread_cancel or pthread_exit) while it loaded " + std::string(d.in_sentence) +
+         "; the next call that needs it loads it again";
+}
+
+}  // namespace notes_of
+
+// What a text function returns for a call from inside its library's load on the same thread.
+constexpr const char* still_loading_text =
+    "cushim: this library is still being loaded on this thread (the call came from inside its load: "
+    "the log callback, a library's constructor or a signal handler); call again once the load is done";
+
+// --- The log callback's lines of a search: "cushim: cuDNN: searching for libcudnn.so.9" ---
+namespace log_texts {
+
+inline std::string line(const library_descriptor& d, const std::string& text) {
+  return std::string("cushim: ") + d.display_name + ": " + text;
+}
+
+inline std::string searching(const std::string& file_name) { return "searching for " + file_name; }
+
+inline std::string attempt(const std::string& rule, const std::string& path, outcome result, std::string_view detail) {
+  return rule + " " + path + ": " + to_string(result) + (detail.empty() ? "" : " (" + std::string(detail) + ")");
+}
+
+inline std::string using_copy(const std::string& path, const std::string& version, const std::string& found_by) {
+  return "using " + path + " (" + version + ", found by " + found_by + ")";
+}
+
+inline std::string unavailable(error_code code) { return "unavailable: " + std::string(to_string(code)); }
+
+}  // namespace log_texts
+
 namespace problems_of {
 
 // --- The search (loader.hpp) ---
@@ -153,8 +266,7 @@ inline problem more_skipped_entries(const std::string& list, std::size_t count, 
           list + " has " + std::to_string(count) + " more " + (empty ? "empty" : "relative") +
               " entries, which cushim skipped",
           "",
-          empty ? "an empty entry means the current folder to the system loader; never searched"
-                : "relative entries depend on the current folder; never searched",
+          empty ? attempt_texts::empty_entry : attempt_texts::relative_entry,
           "use absolute folders only in " + list};
 }
 
