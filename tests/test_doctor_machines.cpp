@@ -93,6 +93,12 @@ TEST_CASE("the H200 machine: the GPU works for torch, JAX and CuPy; onnxruntime 
                             "used by torch in " +
                             gpu.venv_path() + ", JAX in " + gpu.venv_path() + ", CuPy in " + gpu.venv_path() +
                             ", programs built with cushim and CUDA runtime 13.0's headers\n"));
+  // torch's CUDA build loads NVML by name from where the driver is; JAX and CuPy did not map it.
+  CHECK(
+      contains(r.out, "\n  NVML 580.159.04: " + m.path("usr/local/nvidia/lib64/libnvidia-ml.so.1") +
+                          " -> libnvidia-ml.so.580.159.04; the NVIDIA driver, mounted by the NVIDIA container toolkit; "
+                          "used by torch in " +
+                          gpu.venv_path() + "\n"));
   std::string wheels = gpu.site() + "/nvidia/cu13/lib/";
   std::string pip = " (pip, " + gpu.venv_path() + "); used by torch in " + gpu.venv_path();
   CHECK(contains(r.out, "\n  cuFFT 12.0.0.61: " + wheels + "libcufft.so.12; nvidia-cufft 12.0.0.61" + pip +

@@ -83,10 +83,15 @@ struct framework_spec {
   const char* cpu_distribution;  // the distribution that is its CPU-only build, when its files do not say; or null
   const char* cuda_install;      // how to install its CUDA build; "{cuda}" stands for a CUDA tag such as 124
   loader_model loader;
-  fixed_list<wheel_library> wheel_libraries;  // what it loads from the nvidia-* wheels (torch: besides its imports)
-  const char* display_name;                   // how a sentence names it: "JAX", "CuPy"
-  bool cpu_build_is_usual;                    // a CPU build is what most installs are: a note, not a problem
+  fixed_list<wheel_library> wheel_libraries;   // what it loads from the nvidia-* wheels (torch: besides its imports)
+  const char* display_name;                    // how a sentence names it: "JAX", "CuPy"
+  bool cpu_build_is_usual;                     // a CPU build is what most installs are: a note, not a problem
+  fixed_list<const char*> linux_driver_loads;  // the driver's libraries a CUDA build loads by name, on Linux
 };
+
+// torch's CUDA build loads NVML by name (c10's CUDA allocator and device checks): the H200's torch
+// process mapped libnvidia-ml.so.1 from where the driver is (gpu-machine-2026-12-04).
+constexpr const char* torch_driver_loads[] = {"libnvidia-ml.so.1"};
 
 constexpr framework_spec framework_specs[] = {
     {"torch",
@@ -109,7 +114,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::torch,
      torch_libraries,
      "torch",
-     false},
+     false,
+     torch_driver_loads},
     {"tensorflow",
      "tensorflow",
      {"tensorflow", "tensorflow_gpu", "tensorflow_cpu", "tensorflow_intel", "tf_nightly", nullptr},
@@ -130,7 +136,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::python_extension,
      {},
      "TensorFlow",
-     false},
+     false,
+     {}},
     {"onnxruntime",
      "onnxruntime",
      {"onnxruntime_gpu", "onnxruntime", nullptr},
@@ -151,7 +158,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::python_extension,
      {},
      "onnxruntime",
-     false},
+     false,
+     {}},
     {"paddle",
      "paddle",
      {"paddlepaddle_gpu", "paddlepaddle", nullptr},
@@ -172,7 +180,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::paddle,
      {},
      "Paddle",
-     false},
+     false,
+     {}},
     {"jax",
      nullptr,
      {"jax_cuda12_plugin", "jax_cuda13_plugin", nullptr},
@@ -193,7 +202,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::wheel_libraries,
      jax_libraries,
      "JAX",
-     false},
+     false,
+     {}},
     {"cupy",
      "cupy",
      {"cupy_cuda11x", "cupy_cuda12x", "cupy_cuda13x", nullptr},
@@ -214,7 +224,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::wheel_libraries,
      cupy_libraries,
      "CuPy",
-     false},
+     false,
+     {}},
     {"opencv",
      "cv2",
      {"opencv_python", "opencv_contrib_python", "opencv_python_headless", "opencv_contrib_python_headless", nullptr},
@@ -235,7 +246,8 @@ constexpr framework_spec framework_specs[] = {
      loader_model::opencv,
      {},
      "OpenCV",
-     true},
+     true,
+     {}},
 };
 
 }  // namespace discovery

@@ -155,6 +155,18 @@ inline void add_wheel_loads(const loader_input& in, const discovery::found_frame
   }
 }
 
+// The driver's libraries a CUDA build loads by name (framework_specs.hpp's linux_driver_loads),
+// where the system loader finds them; none found is the driver's section's to say.
+inline void add_driver_loads(const loader_input& in, const discovery::found_framework& found,
+                             const dependency_resolver& resolver, machine::framework& fw) {
+  if (fw.build != "cuda") return;
+  for (const char* name : found.spec->linux_driver_loads) {
+    std::vector<std::string> searched;
+    std::string path = resolver.locate(name, fw.native_file, searched, load_kind::by_name);
+    if (!path.empty()) fw.loads.push_back(discovery::describe_load(name, discovery::lexically_normal(path), in.wheels));
+  }
+}
+
 inline void simulate_framework_load(const loader_input& in, discovery::found_framework& found) {
   if (found.spec->loader == discovery::loader_model::wheel_libraries) return simulate_wheel_libraries(in, found);
   machine::framework& fw = found.fw;
@@ -165,7 +177,10 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
     if (discovery::loaded_library_display(f.first))
       fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
   }
-  if (walk.missing.empty()) add_wheel_loads(in, found, resolver, fw);
+  if (walk.missing.empty()) {
+    add_wheel_loads(in, found, resolver, fw);
+    add_driver_loads(in, found, resolver, fw);
+  }
   if (!walk.missing.empty()) {
     fw.problems.push_back(discovery::words::import_fails(fw, walk.missing.front()));
   }
