@@ -122,6 +122,19 @@ import_walk walk_imports(const Resolver& resolver, const std::string& top, load_
   return walk;
 }
 
+// An import walk that finds no more than the platform's loader does.
+template <class Resolver>
+import_walk walk_imports(const Resolver& resolver, const std::string& top, load_kind kind) {
+  return walk_imports(resolver, top, kind, [](const std::string&, std::vector<std::string>&) { return std::string(); });
+}
+
+// The files of a walk that are libraries cushim names, as a framework's loads.
+inline void add_known_loads(const import_walk& walk, const wheel_files& wheels, machine::framework& fw) {
+  for (const auto& f : walk.found) {
+    if (loaded_library_display(f.first)) fw.loads.push_back(describe_load(f.first, f.second, wheels));
+  }
+}
+
 // Whether a file is one of CUDA's own libraries (the runtime, cuDNN, cuBLAS, cuFFT, NPP, NVRTC,
 // the driver, ...), by its name on either platform.
 inline bool is_cuda_library_file(const std::string& file) {

@@ -173,10 +173,7 @@ inline void simulate_framework_load(const loader_input& in, discovery::found_fra
   dependency_resolver& resolver = in.state.with_path;
   resolver.assume_loaded({});  // a fresh Python process
   discovery::import_walk walk = walk_framework(in, found, resolver);
-  for (const auto& f : walk.found) {
-    if (discovery::loaded_library_display(f.first))
-      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
-  }
+  discovery::add_known_loads(walk, in.wheels, fw);
   if (walk.missing.empty()) {
     add_wheel_loads(in, found, resolver, fw);
     add_driver_loads(in, found, resolver, fw);

@@ -95,13 +95,7 @@ inline void simulate_torch(const loader_input& in, discovery::found_framework& f
     return;
   }
   if (fw.native_file.empty()) return;
-  discovery::import_walk walk =
-      discovery::walk_imports(resolver, fw.native_file, load_kind::by_path,
-                              [](const std::string&, std::vector<std::string>&) { return std::string(); });
-  for (const auto& f : walk.found) {
-    if (discovery::loaded_library_display(f.first))
-      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
-  }
+  discovery::add_known_loads(discovery::walk_imports(resolver, fw.native_file, load_kind::by_path), in.wheels, fw);
   check_cudnn(in, resolver, user_dirs, discovery::words::into_torch_lib(torch_lib), found);
 }
 
@@ -116,13 +110,7 @@ inline void simulate_extension(const loader_input& in, discovery::found_framewor
     if (!fw.problems.empty()) return;
     add_closure(resolver, fw.native_file, load_kind::by_path, loaded);
     resolver.assume_loaded(loaded);
-    discovery::import_walk walk =
-        discovery::walk_imports(resolver, fw.native_file, load_kind::by_path,
-                                [](const std::string&, std::vector<std::string>&) { return std::string(); });
-    for (const auto& f : walk.found) {
-      if (discovery::loaded_library_display(f.first))
-        fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
-    }
+    discovery::add_known_loads(discovery::walk_imports(resolver, fw.native_file, load_kind::by_path), in.wheels, fw);
   }
   for (const std::string& name : found.by_name_loads) {
     std::vector<std::string> searched;
@@ -131,9 +119,7 @@ inline void simulate_extension(const loader_input& in, discovery::found_framewor
       fw.problems.push_back(discovery::words::by_name_load_fails(fw, name, searched));
       continue;
     }
-    fw.loads.push_back(discovery::describe_load(name, path, in.wheels));
-    add_closure(resolver, path, load_kind::by_name, loaded);
-    resolver.assume_loaded(loaded);
+    add_by_name_load(in, resolver, name, path, loaded, fw);
   }
   check_cudnn(in, resolver, {}, "", found);
 }

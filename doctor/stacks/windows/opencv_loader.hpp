@@ -164,9 +164,7 @@ inline void simulate_opencv(const loader_input& in, discovery::found_framework& 
     return;
   }
   dependency_resolver resolver(process_view{application_folder(in.env), user_dirs, path_dirs, {}});
-  discovery::import_walk walk =
-      discovery::walk_imports(resolver, fw.native_file, load_kind::by_path,
-                              [](const std::string&, std::vector<std::string>&) { return std::string(); });
+  discovery::import_walk walk = discovery::walk_imports(resolver, fw.native_file, load_kind::by_path);
   discovery::build_from_loaded_files(walk, fw);
   for (const auto& f : walk.found) {
     if (fw.version.empty() && !opencv_version_in_name(f.first).empty()) {
@@ -180,10 +178,7 @@ inline void simulate_opencv(const loader_input& in, discovery::found_framework& 
     }
     return;
   }
-  for (const auto& f : walk.found) {
-    if (discovery::loaded_library_display(f.first))
-      fw.loads.push_back(discovery::describe_load(f.first, f.second, in.wheels));
-  }
+  discovery::add_known_loads(walk, in.wheels, fw);
   std::vector<std::string> loaded;
   add_closure(resolver, fw.native_file, load_kind::by_path, loaded);
   resolver.assume_loaded(loaded);

@@ -64,9 +64,7 @@ inline void simulate_paddle(const loader_input& in, discovery::found_framework& 
     fw.problems.push_back(discovery::words::paddle_cudnn_not_found(fw, name, searched));
     return;
   }
-  fw.loads.push_back(discovery::describe_load(name, path, in.wheels));
-  add_closure(resolver, path, load_kind::by_name, loaded);
-  resolver.assume_loaded(loaded);
+  add_by_name_load(in, resolver, name, path, loaded, fw);
   check_cudnn(in, resolver, {}, "", found);
 }
 

@@ -50,12 +50,19 @@ inline std::string win_error(const missing_dependency& m) {
 // The files a loaded DLL brings into the process: the DLL and what its imports reach.
 inline void add_closure(const dependency_resolver& resolver, const std::string& dll, load_kind kind,
                         std::vector<std::string>& loaded) {
-  discovery::import_walk walk = discovery::walk_imports(
-      resolver, dll, kind, [](const std::string&, std::vector<std::string>&) { return std::string(); });
+  discovery::import_walk walk = discovery::walk_imports(resolver, dll, kind);
   discovery::add_unique(loaded, dll);
   for (const auto& f : walk.found) {
     if (walk_into(f.second)) discovery::add_unique(loaded, f.second);
   }
+}
+
+// A file the framework loads by name at `path`: one of its loads, and in its process with its closure.
+inline void add_by_name_load(const loader_input& in, dependency_resolver& resolver, const std::string& name,
+                             const std::string& path, std::vector<std::string>& loaded, machine::framework& fw) {
+  fw.loads.push_back(discovery::describe_load(name, path, in.wheels));
+  add_closure(resolver, path, load_kind::by_name, loaded);
+  resolver.assume_loaded(loaded);
 }
 
 // cuDNN's by-name loads from the framework's process; `user_dirs` are noted where a file is in
