@@ -15,18 +15,12 @@
 #include <vector>
 
 #include "../../words/files.hpp"
+#include "../path_check.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 namespace platform {
-
-enum class path_kind { absent, folder, file, other, loop, error };
-
-struct path_check {
-  path_kind kind;
-  std::string detail;  // for other, loop and error: what it is, or why it could not be looked at
-};
 
 inline path_check check_path(const std::string& path) {
   struct stat st;

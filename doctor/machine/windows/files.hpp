@@ -10,18 +10,12 @@
 #include <cushim/detail/windows/files.hpp>
 #include <cushim/detail/windows/unicode.hpp>
 #include "../../words/files.hpp"
+#include "../path_check.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 namespace platform {
-
-enum class path_kind { absent, folder, file, other, loop, error };
-
-struct path_check {
-  path_kind kind;
-  std::string detail;
-};
 
 inline path_check check_path(const std::string& path) {
   WIN32_FILE_ATTRIBUTE_DATA data;
