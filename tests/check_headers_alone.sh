@@ -5,12 +5,14 @@
 # detail/windows/ alone, as the rest is the same code. The generated api/*.inc are fragments of the
 # headers that include them, not headers.
 # usage: check_headers_alone.sh <c++ compiler> <include dir> <folder under it> <folder left out, or
-#        -> [more -I/-D flags...]
+#        -> [more -I/-D flags...]. Both folders may be patterns (cushim/detail/*/windows: each
+#        stage's Windows half), expanded by the shell and by find.
 set -u
 cxx="$1" include="$2" folder="$3" skipped="$4"
 shift 4
 cd "$include" || exit 2
-headers=$(find "$folder" -name '*.hpp' -not -path "$skipped/*" | sort)
+# shellcheck disable=SC2086  # $folder may be a pattern of several folders
+headers=$(find $folder -name '*.hpp' -not -path "$skipped/*" | sort)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One compile per header, one per core at a time; each writes its errors to a log named after it.
