@@ -26,7 +26,8 @@ What it writes
                        which cushim's own test builds read (tools/apigen/testdata.py).
   doctor/inventory/toolkit_components.inc
                        each library's component of a toolkit's version.json, for the doctor.
-  include/cushim/cushim.hpp, README.md, docs/{search-order,errors,supported-headers,windows}.md
+  include/cushim/detail/types/library_enums.hpp, README.md, docs/{search-order,errors,supported-headers,
+                       windows}.md
                        cushim::library's enumerators and the per-library rows, between their
                        "generated" markers (tools/apigen/regions.py); the rest of each is its own.
 

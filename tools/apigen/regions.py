@@ -5,8 +5,8 @@
   <!-- end of generated: <region> -->
 
 (// comments in C++). Everything outside the markers is the file's own text. The regions:
-cushim::library's enumerators (cushim.hpp, which stays light: it includes no file of the
-generator's), the search table of docs/search-order.md, the fallbacks of docs/errors.md, the table
+cushim::library's enumerators (detail/types/library_enums.hpp, which cushim.hpp includes: light, it
+includes no file of the generator's), the search table of docs/search-order.md, the fallbacks of docs/errors.md, the table
 of releases of docs/supported-headers.md, the Windows files of docs/windows.md, the opt-in macros
 of README.md."""
 
@@ -197,7 +197,7 @@ def library_enumerators(libraries: list[Library], data: dict) -> list[str]:
             [f"  {records[-1].key} = {records[-1].id}", "};", f"constexpr int library_count = {len(records)};"])
 
 
-PAGES = {"include/cushim/cushim.hpp": {"libraries": library_enumerators},
+PAGES = {"include/cushim/detail/types/library_enums.hpp": {"libraries": library_enumerators},
          "README.md": {"opt-in macros": opt_in_macros},
          "docs/search-order.md": {"search table": search_order},
          "docs/errors.md": {"fallbacks": fallbacks},

@@ -4,7 +4,7 @@
 // and the #error for headers cushim has none for, is generated from tools/libraries.json.
 #pragma once
 
-#include "../cushim.hpp"                 // the NVIDIA headers whose versions pick the tables
+#include "types/nvidia_headers.hpp"      // the NVIDIA headers whose versions pick the tables
 #include "../api/companion_headers.inc"  // those that come with them (diagnostics.hpp includes it first)
 #include "../api/table_versions.hpp"
 #include "../api/table_selection.inc"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "../status.hpp"
+#include "types/status_types.hpp"
 #include "words/loading.hpp"
 #include "search_list.hpp"
 #include "sorting.hpp"

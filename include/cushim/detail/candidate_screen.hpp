@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "../status.hpp"
+#include "types/status_types.hpp"
 #include "descriptor.hpp"
 #include "os.hpp"
 #include "platform.hpp"

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "platform.hpp"
-#include "../status.hpp"
+#include "types/nvidia_headers.hpp"  // CUDART_VERSION, CUDNN_VERSION
+#include "types/status_types.hpp"
 #include "versions.hpp"
 
 #define CUSHIM_STRINGIFY2(x) #x

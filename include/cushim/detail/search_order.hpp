@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../status.hpp"
+#include "types/status_types.hpp"
 #include "os.hpp"
 #include "search_list.hpp"
 #include CUSHIM_OS_DRIVER_FILES

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "../status.hpp"
+#include "types/status_types.hpp"
 #include "attempt_log.hpp"
 #include "descriptor.hpp"
 #include "words/loading.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "../status.hpp"
+#include "types/status_types.hpp"
 #include "attempt_log.hpp"
 #include "words/loading.hpp"
 #include "search_list.hpp"

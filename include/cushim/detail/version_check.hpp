@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "../status.hpp"
+#include "types/status_types.hpp"
 #include "candidate_check.hpp"
 #include "child_probe.hpp"
 #include "descriptor.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "../elf.hpp"
-#include "../../status.hpp"
+#include "../types/status_types.hpp"
 #include "../platform.hpp"
 
 namespace cushim {

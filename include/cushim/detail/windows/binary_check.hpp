@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "../../status.hpp"
+#include "../types/status_types.hpp"
 #include "../pe.hpp"
 #include "../platform.hpp"
 

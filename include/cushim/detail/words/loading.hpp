@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../../status.hpp"
+#include "../types/status_types.hpp"
 #include "../descriptor.hpp"
 #include "../missing_dependency.hpp"
 #include "../os_texts.hpp"
