@@ -15,10 +15,16 @@ cd "$include" || exit 2
 headers=$(find $folder -name '*.hpp' -not -path "$skipped/*" | sort)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The definitions of the public API come after its declarations, as diagnostics.hpp enters them
+# (CUSHIM_IMPLEMENTATION): these compile after <cushim/diagnostics.hpp>, the header they define, and
+# include no public header themselves.
+export CUSHIM_AFTER_PUBLIC=" cushim/detail/implementation.hpp cushim/detail/diagnostics_impl.hpp "
 # One compile per header, one per core at a time; each writes its errors to a log named after it.
 printf '%s\n' $headers | xargs -P "$(nproc)" -I{} bash -c '
   log="$1/$(echo "$2" | tr / _).log"
-  printf "#include <%s>\n" "$2" | "$3" -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror \
+  first=""
+  case "$CUSHIM_AFTER_PUBLIC" in *" $2 "*) first="#include <cushim/diagnostics.hpp>\n" ;; esac
+  printf "$first#include <%s>\n" "$2" | "$3" -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror \
     -I. "${@:4}" -x c++ - >"$log" 2>&1 || echo "$2" >>"$1/failed"' bash "$work" {} "$cxx" "$@"
 count=$(printf '%s\n' $headers | grep -c .)
 if [ -s "$work/failed" ]; then

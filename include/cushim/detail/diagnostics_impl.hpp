@@ -1,10 +1,10 @@
-// The definitions of <cushim/diagnostics.hpp>, in the CUSHIM_IMPLEMENTATION translation unit.
+// The definitions of <cushim/diagnostics.hpp>, in the CUSHIM_IMPLEMENTATION translation unit,
+// which implementation.hpp enters after that header's declarations.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "../diagnostics.hpp"
 #include "checks.hpp"
 #include "local_binding.hpp"
 #include "nvml_query.hpp"

@@ -1,9 +1,10 @@
 // Everything CUSHIM_IMPLEMENTATION adds: the public API's definitions and the exported stubs.
-// Entered at the end of diagnostics.hpp, where every public header leads with
-// CUSHIM_IMPLEMENTATION, in exactly one translation unit.
+// The one entry into detail/ for the implementation: entered at the end of diagnostics.hpp, where
+// every public header leads with CUSHIM_IMPLEMENTATION, in exactly one translation unit, after
+// every public declaration it defines (so it includes no public header itself; docs/contributing.md,
+// "Repository").
 #pragma once
 
-#include "../diagnostics.hpp"
 #include "api_tables.hpp"
 #include "checks.hpp"
 #include "child_work.hpp"
