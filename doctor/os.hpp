@@ -1,5 +1,5 @@
 // The one place the doctor picks its platform half: machine/, inventory/ and stacks/ hold posix/ and windows/
-// files of the same names with the same functions (as cushim's detail/os.hpp does for the loader).
+// files of the same names with the same functions (as cushim's detail/platform/os.hpp does for the loader).
 #pragma once
 
 #ifdef _WIN32

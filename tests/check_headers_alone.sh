@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 # The definitions of the public API come after its declarations, as diagnostics.hpp enters them
 # (CUSHIM_IMPLEMENTATION): these compile after <cushim/diagnostics.hpp>, the header they define, and
 # include no public header themselves.
-export CUSHIM_AFTER_PUBLIC=" cushim/detail/implementation.hpp cushim/detail/diagnostics_impl.hpp "
+export CUSHIM_AFTER_PUBLIC=" cushim/detail/implementation.hpp cushim/detail/answers/diagnostics_impl.hpp "
 # One compile per header, one per core at a time; each writes its errors to a log named after it.
 printf '%s\n' $headers | xargs -P "$(nproc)" -I{} bash -c '
   log="$1/$(echo "$2" | tr / _).log"

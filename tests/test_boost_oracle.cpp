@@ -22,8 +22,8 @@
 #include <boost/dll/library_info.hpp>
 
 #include <cudnn.h>
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/platform/platform.hpp>
 
 #include <algorithm>
 #include <exception>

@@ -7,7 +7,7 @@
 #include "support/opt_in_headers.hpp"
 
 #include <cushim/status.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_legacy_cublas.cpp
-#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/tables/api_tables.hpp>
 
 #include <string>
 

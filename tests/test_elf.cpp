@@ -4,10 +4,10 @@
 // readelf, and on damaged tables; bounded reads on a 2 GiB sparse file; 25,000 mutated files.
 #include <doctest/doctest.h>
 
-#include <cushim/detail/elf.hpp>
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/files/elf.hpp>
+#include <cushim/detail/platform/platform.hpp>
 #include <cushim/status.hpp>  // before binary_check.hpp, which uses cushim::outcome
-#include <cushim/detail/posix/binary_check.hpp>
+#include <cushim/detail/search/posix/binary_check.hpp>
 #include <cudnn_version.h>
 
 #include <chrono>

@@ -2,8 +2,8 @@
 // crafted to be broken in one precise way each, and on many mutations of the fixture DLLs.
 #include <doctest/doctest.h>
 
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/platform/platform.hpp>
 
 #include <algorithm>
 #include <chrono>

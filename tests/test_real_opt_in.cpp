@@ -7,8 +7,8 @@
 
 #include <cushim/diagnostics.hpp>  // CUSHIM_IMPLEMENTATION: support/implementation_opted_in.cpp
 
-#include <cushim/detail/api_tables.hpp>
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/tables/api_tables.hpp>
+#include <cushim/detail/platform/platform.hpp>
 
 #include <cstdlib>
 #include <fstream>
@@ -183,7 +183,7 @@ const std::vector<table_function>& table_functions() {
 #define CUSHIM_API(lib, group, ret, name, params, args) all.push_back({cushim::library::lib, CUSHIM_NAME_TEXT(name)});
 #define CUSHIM_API_DECLARED(lib, group, ret, name, params, args, declared, arity) \
   all.push_back({cushim::library::lib, CUSHIM_NAME_TEXT(name)});
-#include <cushim/detail/library_tables.inc>
+#include <cushim/detail/tables/library_tables.inc>
 #include CUSHIM_CUBLAS_LEGACY_TABLE
 #undef CUSHIM_API
 #undef CUSHIM_API_DECLARED

@@ -8,7 +8,7 @@
 #include "support/opt_in_headers.hpp"
 
 #include <cushim/diagnostics.hpp>
-#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/tables/api_tables.hpp>
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -74,7 +74,7 @@ TEST_CASE("every stub forwards every argument unchanged and returns the library'
   // The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
 #define CUSHIM_API(lib, group, ret, name, params, args) \
   (++table_lines, checker_of(cushim::library::lib)(CUSHIM_NAME_TEXT(name), static_cast<ret(*) params>(&name)));
-#include <cushim/detail/library_tables.inc>
+#include <cushim/detail/tables/library_tables.inc>
 #undef CUSHIM_API
 
   int checked = 0;

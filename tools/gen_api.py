@@ -7,13 +7,13 @@ What it writes
   table_versions.hpp   per table, the oldest header release it is used for (_MIN) and the newest
                        release it was built from (_NEWEST), in the library's version macro.
   declared_arities.inc per number of parameters, what a CUSHIM_API_DECLARED line needs
-                       (include/cushim/detail/declared_functions.hpp).
+                       (include/cushim/detail/stubs/declared_functions.hpp).
   table_selection.inc  which table of each library the headers in use get, or the #error that
-                       says why none (tools/apigen/selection.py; detail/api_tables.hpp).
+                       says why none (tools/apigen/selection.py; detail/tables/api_tables.hpp).
   library_tables.inc   the tables a build includes, opt-in ones behind their macro.
   companion_headers.inc the headers of each shimmed library that come with its main one, which
                        the implementation file includes itself (tools/apigen/selection.py).
-  descriptors.inc      every library's descriptor file and descriptor (detail/libraries.hpp).
+  descriptors.inc      every library's descriptor file and descriptor (detail/libraries/all.hpp).
   include/cushim/detail/libraries/<key>.hpp, statuses.hpp
                        (outside the tables' folder): each library's descriptor, made from its record
                        (tools/apigen/descriptors.py; what only it does is its <key>_hooks.hpp), and

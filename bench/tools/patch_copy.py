@@ -14,20 +14,20 @@ import sys
 CHANGES = {
     # The proposed per-call fix: the exported stub loads its slot with memory_order_relaxed.
     "relaxed": [
-        ("cushim/detail/stubs.hpp",
+        ("cushim/detail/stubs/stubs.hpp",
          r'(extern "C" ret conv name params \{ return cushim_stub_##name::cushim_slot\.load\(std::memory_order_)acquire(\) args; \})',
          r"\1relaxed\2"),
     ],
     # "Preflight off": the loader accepts cuDNN without inspecting its sub-libraries.
     "preflight_off": [
-        ("cushim/detail/copy_acceptance.hpp",
+        ("cushim/detail/load/copy_acceptance.hpp",
          r"if \(version\.result == outcome::loaded && d_\.hooks\.before_version\) version\.result = d_\.hooks\.before_version\(check\);",
          r""),
     ],
     # The preflight restricted to cuDNN 9's root sub-library (libcudnn_graph), the one every
     # call needs: the others are not even located.
     "preflight_root_only": [
-        ("cushim/detail/sublibrary_specs.hpp",
+        ("cushim/detail/search/sublibrary_specs.hpp",
          r'return \{\{"graph", true(, "cudnn_graph_version")?\},[^;]*\};',
          r'return {{"graph", true\1}};'),
     ],

@@ -4,9 +4,9 @@
 // libcuda.so.580.95.05) is the same library's real file.
 #pragma once
 
-#include <cushim/detail/libraries.hpp>
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/sublibrary_specs.hpp>
+#include <cushim/detail/libraries/all.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/search/sublibrary_specs.hpp>
 
 #include <cctype>
 #include <string>

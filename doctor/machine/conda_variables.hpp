@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/pe.hpp>
+#include <cushim/detail/files/pe.hpp>
 #include "context.hpp"
 #include "json_values.hpp"
 #include "layout.hpp"

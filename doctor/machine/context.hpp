@@ -13,10 +13,10 @@
 
 #include "machine.hpp"
 #include <cushim/status.hpp>
-#include <cushim/detail/json.hpp>
-#include <cushim/detail/missing_dependency.hpp>
-#include <cushim/detail/path_list.hpp>
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/files/json.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
+#include <cushim/detail/search/path_list.hpp>
+#include <cushim/detail/platform/platform.hpp>
 #include "files.hpp"
 #include "../words/files.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/sublibrary_specs.hpp>
+#include <cushim/detail/search/sublibrary_specs.hpp>
 #include "context.hpp"
 #include "text_values.hpp"
 #include "layout.hpp"

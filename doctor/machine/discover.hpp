@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "machine.hpp"
-#include <cushim/detail/local_binding.hpp>
+#include <cushim/detail/platform/local_binding.hpp>
 #include "../inventory/copies.hpp"
 #include "../report/machine_json.hpp"
 #include "../report/machine_text.hpp"

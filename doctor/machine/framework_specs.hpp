@@ -4,7 +4,7 @@
 // never names a framework; the loaders are in posix/ and windows/framework_loader.hpp.
 #pragma once
 
-#include <cushim/detail/descriptor.hpp>
+#include <cushim/detail/search/descriptor.hpp>
 #include "../words/install.hpp"
 
 namespace cushim {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/pe.hpp>
+#include <cushim/detail/files/pe.hpp>
 #include "context.hpp"
 #include "framework_specs.hpp"
 #include "text_values.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "../machine/machine.hpp"
-#include <cushim/detail/json.hpp>
+#include <cushim/detail/files/json.hpp>
 
 namespace cushim {
 namespace detail {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/compatibility.hpp>
+#include <cushim/detail/search/compatibility.hpp>
 #include "../machine/context.hpp"
 #include "../machine/frameworks.hpp"
 #include "../machine/layout.hpp"

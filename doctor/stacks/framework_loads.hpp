@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include <cushim/detail/missing_dependency.hpp>
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/sublibrary_specs.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/search/sublibrary_specs.hpp>
 #include "../machine/context.hpp"
 #include "../inventory/library_names.hpp"
 #include "../machine/frameworks.hpp"

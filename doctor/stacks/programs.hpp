@@ -7,7 +7,7 @@
 // and the package that owns the refused copy.
 #pragma once
 
-#include <cushim/detail/search_order.hpp>
+#include <cushim/detail/search/search_order.hpp>
 
 #include <algorithm>
 #include <string>

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include <cushim/detail/path_list.hpp>
+#include <cushim/detail/search/path_list.hpp>
 #include "../machine/host_compiler.hpp"
 #include "../machine/machine.hpp"
 #include "problem.hpp"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/compatibility.hpp>
-#include <cushim/detail/missing_dependency.hpp>
+#include <cushim/detail/search/compatibility.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
 #include "problem.hpp"

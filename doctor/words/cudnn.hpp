@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/compatibility.hpp>
-#include <cushim/detail/missing_dependency.hpp>
-#include <cushim/detail/path_list.hpp>
-#include <cushim/detail/pe.hpp>
+#include <cushim/detail/search/compatibility.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
+#include <cushim/detail/search/path_list.hpp>
+#include <cushim/detail/files/pe.hpp>
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
 #include "compatibility.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/missing_dependency.hpp>
-#include <cushim/detail/path_list.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
+#include <cushim/detail/search/path_list.hpp>
 #include "../machine/machine.hpp"
 #include "cudnn.hpp"
 #include "problem.hpp"

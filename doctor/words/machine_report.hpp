@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/missing_dependency.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
 
 namespace cushim {
 namespace detail {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/descriptor.hpp>
-#include <cushim/detail/missing_dependency.hpp>
-#include <cushim/detail/path_list.hpp>
+#include <cushim/detail/search/descriptor.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
+#include <cushim/detail/search/path_list.hpp>
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
 #include "cudnn.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/missing_dependency.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
 #include "../machine/machine.hpp"
 #include "problem.hpp"
 

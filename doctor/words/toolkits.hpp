@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <cushim/detail/path_list.hpp>
+#include <cushim/detail/search/path_list.hpp>
 #include "../machine/machine.hpp"
 #include "files.hpp"
 #include "problem.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/missing_dependency.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
 #include "../doctor.hpp"
 #include "../machine/machine.hpp"
 #include "inventory.hpp"

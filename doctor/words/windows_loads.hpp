@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/missing_dependency.hpp>
-#include <cushim/detail/path_list.hpp>
+#include <cushim/detail/search/missing_dependency.hpp>
+#include <cushim/detail/search/path_list.hpp>
 #include "../machine/machine.hpp"
 #include "../machine/text_values.hpp"
 #include "cudnn.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "detail/json.hpp"
+#include "detail/files/json.hpp"
 #include "status.hpp"
 
 namespace cushim {
@@ -116,8 +116,8 @@ using detail::json_string;
 // includes first, every public declaration comes before the definitions.
 #ifdef CUSHIM_IMPLEMENTATION
 #include "api/companion_headers.inc"  // NVIDIA's headers cushim includes itself, outside the region too
-#include "detail/for_size.hpp"
-#include "detail/system_headers.hpp"
+#include "detail/platform/for_size.hpp"
+#include "detail/platform/system_headers.hpp"
 CUSHIM_FOR_SIZE_BEGIN
 #include "detail/implementation.hpp"
 CUSHIM_FOR_SIZE_END

@@ -152,7 +152,7 @@ class Runner:
                                  f"address does not link:\n{link.stderr[-3000:]}")
         nm = subprocess.run([self.args.nm, "-g", "--defined-only", objects[0]], capture_output=True,
                             text=True, check=True).stdout
-        # An executable's stubs carry cushim's symbol version (detail/local_binding.hpp).
+        # An executable's stubs carry cushim's symbol version (detail/platform/local_binding.hpp).
         names = (parts[2].removesuffix("@@CUSHIM_1") for parts in map(str.split, nm.splitlines())
                  if len(parts) == 3)
         defined = {name for name in names if STUB.fullmatch(name)}

@@ -7,7 +7,7 @@
 
 #include "../support/all_opt_ins.hpp"  // every opt-in macro and its headers (generated)
 
-#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/tables/api_tables.hpp>
 
 #define CUSHIM_API(library, group, ret, name, params, args) extern "C" ret name params;
-#include <cushim/detail/library_tables.inc>
+#include <cushim/detail/tables/library_tables.inc>

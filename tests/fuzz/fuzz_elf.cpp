@@ -1,5 +1,5 @@
 // libFuzzer target: the ELF reader on arbitrary bytes (bounds enforced by memory_source).
-#include <cushim/detail/elf.hpp>
+#include <cushim/detail/files/elf.hpp>
 
 #include <cstdint>
 #include <string>

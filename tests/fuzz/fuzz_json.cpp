@@ -1,7 +1,7 @@
 // libFuzzer target: the JSON string escaper on arbitrary bytes. The output must be a JSON string
 // whose every character is well-formed UTF-8 (checked here by a decoder written apart from
 // cushim's, after RFC 3629), with no raw control character, and valid input must pass unchanged.
-#include <cushim/detail/json.hpp>
+#include <cushim/detail/files/json.hpp>
 
 #include <cstdint>
 #include <cstdlib>

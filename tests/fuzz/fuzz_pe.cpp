@@ -1,5 +1,5 @@
 // libFuzzer target: the PE reader on arbitrary bytes (bounds enforced by memory_source).
-#include <cushim/detail/pe.hpp>
+#include <cushim/detail/files/pe.hpp>
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // libFuzzer target: the parsers of what the environment and the system hand cushim: PATH-like
 // lists (inputs starting with byte 1, the rest is the list) and /etc/ld.so.cache (anything else).
-#include <cushim/detail/posix/ld_so_cache.hpp>
-#include <cushim/detail/path_list.hpp>
+#include <cushim/detail/search/posix/ld_so_cache.hpp>
+#include <cushim/detail/search/path_list.hpp>
 
 #include <cstdint>
 #include <string>

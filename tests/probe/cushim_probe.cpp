@@ -339,7 +339,7 @@ bool call_without_arguments(const std::string& wanted, int& result) {
     return true;                                                                  \
   }
 #define CUSHIM_API_DECLARED(lib, group, ret, name, params, args, declared, arity)
-#include <cushim/detail/library_tables.inc>
+#include <cushim/detail/tables/library_tables.inc>
 #undef CUSHIM_API
 #undef CUSHIM_API_DECLARED
 #pragma GCC diagnostic pop

@@ -40,7 +40,7 @@ inline std::string cuda_libraries_needed(const std::string& program) {
 }
 
 // The symbols this test program defines, as `nm --defined-only` lists them, by the names its code
-// calls: the symbol version an executable's stubs carry (@@CUSHIM_1, detail/local_binding.hpp) is
+// calls: the symbol version an executable's stubs carry (@@CUSHIM_1, detail/platform/local_binding.hpp) is
 // left out.
 inline std::string own_defined_symbols() {
   std::string symbols = command_output("nm --defined-only /proc/" + std::to_string(getpid()) + "/exe");

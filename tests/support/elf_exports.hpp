@@ -5,7 +5,7 @@
 // read_elf reads DT_NEEDED names.
 #pragma once
 
-#include <cushim/detail/elf.hpp>
+#include <cushim/detail/files/elf.hpp>
 
 #include <algorithm>
 #include <string>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cushim/cushim.hpp>
-#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/tables/api_tables.hpp>
 
 #include "library_answers.hpp"
 #include "table_declarations.hpp"
@@ -67,7 +67,7 @@ inline fallback_checker check_every_stub(int& table_lines) {
 // The table's prototype picks the C function where <cublas_api.h> adds C++ overloads of its name.
 #define CUSHIM_API(lib, group, ret, name, params, args) \
   (++table_lines, check(cushim::library::lib, CUSHIM_NAME_TEXT(name), static_cast<ret(*) params>(&name)));
-#include <cushim/detail/library_tables.inc>
+#include <cushim/detail/tables/library_tables.inc>
 #undef CUSHIM_API
   return check;
 }

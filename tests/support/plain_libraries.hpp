@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cushim/cushim.hpp>
-#include <cushim/detail/api_tables.hpp>  // CUSHIM_NAME_TEXT, CUSHIM_<TABLE>_NAME
+#include <cushim/detail/tables/api_tables.hpp>  // CUSHIM_NAME_TEXT, CUSHIM_<TABLE>_NAME
 
 #include <string>
 #include <utility>

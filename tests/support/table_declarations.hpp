@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cushim/cushim.hpp>
-#include <cushim/detail/api_tables.hpp>
+#include <cushim/detail/tables/api_tables.hpp>
 
 #define CUSHIM_API(lib, group, ret, name, params, args) extern "C" ret name params;
 #include CUSHIM_CUDNN_TABLE

@@ -5,8 +5,8 @@
 
 #include <boost/dll/library_info.hpp>
 
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/platform/platform.hpp>
 
 #include <algorithm>
 #include <exception>

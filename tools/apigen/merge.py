@@ -8,7 +8,7 @@ Newer releases than the newest snapshot get its functions.
 Where no snapshot describes the release (between two snapshots, or older than the oldest one
 where the major covers such releases), a function the neighbours do not both have with one
 prototype is a declared entry: its stub exists exactly when the headers in use declare it, with
-their prototype (CUSHIM_API_DECLARED, include/cushim/detail/declared_functions.hpp). A function
+their prototype (CUSHIM_API_DECLARED, include/cushim/detail/stubs/declared_functions.hpp). A function
 the implementation file cannot ask the headers about (declared in headers it does not include,
 or overloaded in C++: the library's "detection" data) follows the manifest rule there instead
 (only where an optional header that overloads it was included, when the data says so):

@@ -99,7 +99,7 @@ def render_plain_libraries(libraries: list[Library]) -> str:
              "// and their real versions through cushim (test_real_opt_in.cpp). Include opt_in_headers.hpp",
              "// first.", "#pragma once", "", "#include <cushim/cushim.hpp>"]
     if any("release_suffix" in library.settings for library in walked):
-        lines.append("#include <cushim/detail/api_tables.hpp>  // CUSHIM_NAME_TEXT, CUSHIM_<TABLE>_NAME")
+        lines.append("#include <cushim/detail/tables/api_tables.hpp>  // CUSHIM_NAME_TEXT, CUSHIM_<TABLE>_NAME")
     lines += ["", "#include <string>", "#include <utility>", "#include <vector>", "", "namespace test_support {", "",
               "struct plain_library {",
               "  cushim::library lib{};",

@@ -4,8 +4,8 @@
 // its forward-compatibility package.
 #pragma once
 
-#include <cushim/detail/posix/dependencies.hpp>
-#include <cushim/detail/posix/ld_so_cache.hpp>
+#include <cushim/detail/search/posix/dependencies.hpp>
+#include <cushim/detail/search/posix/ld_so_cache.hpp>
 
 #include <string>
 #include <vector>

@@ -12,9 +12,9 @@
 
 #include "../context.hpp"
 #include "../text_values.hpp"
-#include <cushim/detail/elf.hpp>
-#include <cushim/detail/sublibrary_specs.hpp>
-#include <cushim/detail/posix/dependencies.hpp>
+#include <cushim/detail/files/elf.hpp>
+#include <cushim/detail/search/sublibrary_specs.hpp>
+#include <cushim/detail/search/posix/dependencies.hpp>
 #include "files.hpp"
 #include "../../words/pythons.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/windows/files.hpp>
-#include <cushim/detail/windows/unicode.hpp>
+#include <cushim/detail/platform/windows/files.hpp>
+#include <cushim/detail/platform/windows/unicode.hpp>
 #include "../../words/files.hpp"
 #include "../path_check.hpp"
 

@@ -11,9 +11,9 @@
 
 #include "../context.hpp"
 #include "../text_values.hpp"
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/windows/dependencies.hpp>
-#include <cushim/detail/sublibrary_specs.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/search/windows/dependencies.hpp>
+#include <cushim/detail/search/sublibrary_specs.hpp>
 #include "files.hpp"
 #include "../../words/pythons.hpp"
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/pe.hpp>
-#include <cushim/detail/windows/system.hpp>
-#include <cushim/detail/windows/unicode.hpp>
+#include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/platform/windows/system.hpp>
+#include <cushim/detail/platform/windows/unicode.hpp>
 #include "../../words/saved_environment.hpp"
 
 namespace cushim {

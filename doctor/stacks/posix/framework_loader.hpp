@@ -12,8 +12,8 @@
 
 #include "../framework_loads.hpp"
 #include "../../inventory/library_names.hpp"
-#include <cushim/detail/posix/dependencies.hpp>
-#include <cushim/detail/posix/sublibrary_finder.hpp>
+#include <cushim/detail/search/posix/dependencies.hpp>
+#include <cushim/detail/search/posix/sublibrary_finder.hpp>
 
 namespace cushim {
 namespace detail {

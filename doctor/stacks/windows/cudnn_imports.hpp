@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <cushim/detail/windows/dependencies.hpp>
+#include <cushim/detail/search/windows/dependencies.hpp>
 #include "../../machine/context.hpp"
 #include "../../machine/layout.hpp"
 #include "../../machine/machine.hpp"

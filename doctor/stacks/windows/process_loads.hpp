@@ -9,7 +9,7 @@
 
 #include "../framework_loads.hpp"
 #include "../../words/windows_loads.hpp"
-#include <cushim/detail/windows/dependencies.hpp>
+#include <cushim/detail/search/windows/dependencies.hpp>
 
 namespace cushim {
 namespace detail {

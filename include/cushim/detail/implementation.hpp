@@ -5,17 +5,17 @@
 // "Repository").
 #pragma once
 
-#include "api_tables.hpp"
-#include "checks.hpp"
-#include "child_work.hpp"
-#include "diagnostics_impl.hpp"
-#include "local_binding.hpp"
-#include "report_json.hpp"
-#include "report_text.hpp"
-#include "status_completion.hpp"
-#include "stubs.hpp"
-#include "system_root.hpp"
-#include "thread_end.hpp"
+#include "tables/api_tables.hpp"
+#include "answers/checks.hpp"
+#include "answers/child_work.hpp"
+#include "answers/diagnostics_impl.hpp"
+#include "platform/local_binding.hpp"
+#include "report/report_json.hpp"
+#include "report/report_text.hpp"
+#include "answers/status_completion.hpp"
+#include "stubs/stubs.hpp"
+#include "platform/system_root.hpp"
+#include "platform/thread_end.hpp"
 
 namespace cushim {
 namespace detail {

@@ -2,7 +2,7 @@
 // symbol in it, and loading one by absolute path.
 #pragma once
 
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/platform/platform.hpp>
 
 #define RTLD_NOW 2
 #define RTLD_NOLOAD 4

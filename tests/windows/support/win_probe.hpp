@@ -2,7 +2,7 @@
 // cushim_probe run in a fresh process with a chosen environment and current folder.
 #pragma once
 
-#include <cushim/detail/platform.hpp>
+#include <cushim/detail/platform/platform.hpp>
 #include <doctest/doctest.h>
 
 #include <cwctype>

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "../candidate_check.hpp"
-#include "../descriptor.hpp"
+#include "../search/candidate_check.hpp"
+#include "../search/descriptor.hpp"
 #include "cublasLt.hpp"
 
 namespace cushim {

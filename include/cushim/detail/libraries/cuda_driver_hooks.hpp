@@ -2,9 +2,9 @@
 // toolkit's link-time stub of libcuda is never the driver.
 #pragma once
 
-#include "../candidate_check.hpp"
-#include "../descriptor.hpp"
-#include "../driver.hpp"
+#include "../search/candidate_check.hpp"
+#include "../search/descriptor.hpp"
+#include "../load/driver.hpp"
 
 namespace cushim {
 namespace detail {

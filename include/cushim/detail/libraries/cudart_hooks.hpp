@@ -6,10 +6,10 @@
 #include <cstring>
 #include <string>
 
-#include "../compatibility.hpp"
-#include "../descriptor.hpp"
-#include "../words/loading.hpp"
-#include "../report.hpp"
+#include "../search/compatibility.hpp"
+#include "../search/descriptor.hpp"
+#include "../search/words/loading.hpp"
+#include "../report/report.hpp"
 
 namespace cushim {
 namespace detail {

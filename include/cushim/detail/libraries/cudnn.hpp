@@ -2,9 +2,9 @@
 // cuDNN as data. What only it does: cudnn_hooks.hpp.
 #pragma once
 
-#include "../api_tables.hpp"
-#include "../descriptor.hpp"
-#include "../version_queries.hpp"
+#include "../tables/api_tables.hpp"
+#include "../search/descriptor.hpp"
+#include "../search/version_queries.hpp"
 #include "statuses.hpp"
 #include "cudnn_hooks.hpp"
 

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "../candidate_check.hpp"
-#include "../child_probe.hpp"
-#include "../descriptor.hpp"
-#include "../report.hpp"
-#include "../words/loading.hpp"
-#include "../sublibraries.hpp"
+#include "../search/candidate_check.hpp"
+#include "../probe/child_probe.hpp"
+#include "../search/descriptor.hpp"
+#include "../report/report.hpp"
+#include "../search/words/loading.hpp"
+#include "../search/sublibraries.hpp"
 #include "cublasLt.hpp"
 #include "nvrtc.hpp"
 

@@ -2,9 +2,9 @@
 // cuFFT as data (CUSHIM_CUFFT). Compiles without its headers: what needs them is behind the macro.
 #pragma once
 
-#include "../api_tables.hpp"
-#include "../descriptor.hpp"
-#include "../version_queries.hpp"
+#include "../tables/api_tables.hpp"
+#include "../search/descriptor.hpp"
+#include "../search/version_queries.hpp"
 #include "statuses.hpp"
 
 namespace cushim {

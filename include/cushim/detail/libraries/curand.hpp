@@ -3,9 +3,9 @@
 // macro.
 #pragma once
 
-#include "../api_tables.hpp"
-#include "../descriptor.hpp"
-#include "../version_queries.hpp"
+#include "../tables/api_tables.hpp"
+#include "../search/descriptor.hpp"
+#include "../search/version_queries.hpp"
 #include "statuses.hpp"
 
 namespace cushim {

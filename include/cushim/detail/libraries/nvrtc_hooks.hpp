@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "../descriptor.hpp"
-#include "../words/loading.hpp"
-#include "../state.hpp"
-#include "../sublibraries.hpp"
+#include "../search/descriptor.hpp"
+#include "../search/words/loading.hpp"
+#include "../search/state.hpp"
+#include "../search/sublibraries.hpp"
 
 namespace cushim {
 namespace detail {

@@ -3,8 +3,8 @@
 // fallback_status<its status type>, an opt-in library's behind its macro, where its headers are.
 #pragma once
 
-#include "../descriptor.hpp"
-#include "../fallback_status.hpp"
+#include "../search/descriptor.hpp"
+#include "../search/fallback_status.hpp"
 
 namespace cushim {
 namespace detail {

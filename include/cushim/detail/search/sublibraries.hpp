@@ -1,0 +1,186 @@
+// cuDNN's own sub-libraries, checked before any cuDNN function runs. cuDNN loads them by bare
+// name and aborts the process (8.x; 9.x even for cudnnGetVersion) when one is missing, so cushim
+// works out what cuDNN's by-name load would find, preloads the right copy by absolute path where
+// that load would miss it, and refuses cuDNN (or gates the functions of one sub-library) instead.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../platform/os.hpp"
+#include "pinned_load.hpp"
+#include "../files/sorting.hpp"
+#include "sublibrary_specs.hpp"
+#include CUSHIM_OS_SUBLIBRARY_FINDER
+
+namespace cushim {
+namespace detail {
+namespace {
+
+using platform::sublibrary_finder;
+
+// "ld.so.cache: /usr/lib/libcudnn_ops.so.9 (ends the search: not an ELF file)", as a search lists
+// a file it did not take (searched_entry), split into the file and the reason.
+inline shadowing_copy shadowing_copy_of(const std::string& entry) {
+  const std::string cache = "ld.so.cache: ";
+  std::size_t from = entry.compare(0, cache.size(), cache) == 0 ? cache.size() : 0;
+  for (const char* marker : {passed_over_marker, ends_search_marker, blocks_search_marker}) {
+    std::size_t at = entry.find(marker), length = std::strlen(marker);
+    if (at == std::string::npos || entry.back() != ')') continue;
+    std::string why = entry.substr(at + length, entry.size() - at - length - 1);
+    if (marker == ends_search_marker) why += "; the system loader stops at it";
+    if (marker == blocks_search_marker) why += ": cuDNN's load of it by name would never return";
+    return {entry.substr(from, at - from), why};
+  }
+  return {entry.substr(from), ""};
+}
+
+// The FIFO a sub-library's by-name search blocks on (locate_sublibrary), or empty.
+inline std::string blocker_of(const sublibrary& s) {
+  for (const shadowing_copy& copy : s.shadowing) {
+    if (copy.why.find(fifo_blocks_text) != std::string::npos) return copy.path;
+  }
+  return {};
+}
+
+// Two copies of a sub-library by the versions they say, or where one does not say, by their size:
+// the copies of one build have one size.
+inline bool same_release(const std::string& a, long a_version, const std::string& b, long b_version) {
+  if (a_version && b_version) return a_version == b_version;
+  platform::file_source first(a), second(b);
+  return first.size() == second.size();
+}
+
+// Where one sub-library is: the file cuDNN would use and its version, and whether cushim must
+// load it beside the main library. `usable` is left false and `problem` says why when there is no
+// such file; the dependencies are not looked at here (check_sublibrary, load_sublibrary).
+inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, const std::string& main_path,
+                                    sublibrary_finder& finder) {
+  sublibrary s;
+  s.name = spec.name;
+  s.file_name = sublibrary_file_name(spec.name, major);
+  s.required = spec.role == sublibrary_role::root;
+  s.known = spec.known;
+  std::vector<std::string> searched, skipped;
+  std::string by_name = finder.by_name(s.file_name, searched, &skipped);
+  for (const std::string& entry : skipped) s.shadowing.push_back(shadowing_copy_of(entry));
+  // A FIFO that cuDNN's own load meets before any copy: no preload helps (the name it tries there
+  // matches no loaded library), so whatever needs this sub-library would wait forever.
+  const std::string blocker = blocking_file(skipped);
+  if (!blocker.empty()) {
+    s.path = blocker;
+    s.problem = "cuDNN's own load of it by name would open " + blocker + ", " + fifo_blocks_text;
+    return s;
+  }
+  std::string sibling = join_path(parent_dir(main_path), s.file_name);
+  std::string why_not;
+  bool sibling_ok = finder.loadable(sibling, why_not);
+  long by_name_version = by_name.empty() ? 0 : finder.version_of(by_name, spec);
+  bool same_file = sibling_ok && !by_name.empty() && platform::identity_of(sibling) == platform::identity_of(by_name);
+  long sibling_version = !sibling_ok ? 0 : same_file ? by_name_version : finder.version_of(sibling, spec);
+  // cuDNN's own load wins unless it would miss the file or take one of another release than the
+  // copy beside the main library (of the main library's install). Where either file does not say
+  // its release, copies of one build have one size.
+  bool use_sibling = sibling_ok && (by_name.empty() ||
+                                    !(same_file || same_release(by_name, by_name_version, sibling, sibling_version)));
+  s.path = use_sibling ? sibling : by_name;
+  s.version = int(use_sibling ? sibling_version : by_name_version);
+  s.preloaded = use_sibling && !same_file;
+  if (s.preloaded && !by_name.empty()) {  // the copy of another release that cuDNN's search would take
+    std::string release = by_name_version ? "cuDNN " + cudnn_version_text(by_name_version)
+                                          : "another build (its file does not say which release)";
+    s.shadowing.push_back({by_name, release, true});
+  }
+  s.usable = !s.path.empty();
+  if (s.path.empty()) {
+    s.problem =
+        platform::check_file(sibling).state == platform::file_state::regular
+            ? sibling + " is unusable (" + why_not + ") and cuDNN's own search would not find another copy (looked in: "
+            : s.file_name + " is not beside " + main_path + " and cuDNN's own search would not find it (looked in: ";
+    for (std::size_t i = 0; i < searched.size(); ++i) s.problem += (i ? ", " : "") + searched[i];
+    s.problem += ")";
+  }
+  return s;
+}
+
+// The sub-libraries the known list does not name that sit beside the main library
+// (libcudnn_*.so.<major>, cudnn_*64_<major>.dll): cuDNN of a newer release may load them by name.
+inline std::vector<sublibrary_spec> sublibraries_beside(const std::string& main_path, int major,
+                                                        const std::vector<sublibrary_spec>& known) {
+  std::vector<sublibrary_spec> found;
+  std::vector<std::string> files = platform::list_folder(parent_dir(main_path), sublibrary_file_prefix());
+  sort_names(files);
+  for (const std::string& file : files) {
+    std::string name = sublibrary_name_of(file, major);
+    bool listed = name.empty();
+    for (const sublibrary_spec& k : known) listed = listed || k.name == name;
+    if (!listed) found.push_back({name, sublibrary_role::engines, nullptr, 0, false});
+  }
+  return found;
+}
+
+// Without loading anything: would the file load where cuDNN loads it? Sets usable and problem.
+inline void check_sublibrary(sublibrary& s, sublibrary_finder& finder) {
+  std::vector<missing_dependency> missing = finder.missing(s.path, load_kind::by_name);
+  s.usable = missing.empty();
+  if (!missing.empty()) s.problem = describe(missing.front());
+}
+
+// Loads the file by absolute path, so cuDNN's own load by name finds it in the process. When the
+// loader refuses, the dependency walk says why; on Windows, dependencies only PATH holds are then
+// loaded first and the file tried again. Sets usable and problem; keeps the handles in `loaded`.
+inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vector<platform::library_handle>& loaded) {
+  platform::load_result r;
+  if (!sublibrary_finder::walk_before_load) {
+    pinned_load load(s.path);  // still a regular file: never a FIFO swapped in since it was found
+    if (!load.changed().empty()) {
+      s.usable = false;
+      s.problem = s.path + " changed since cushim found it: " + load.changed();
+      return false;
+    }
+    r = {load.handle(), load.error(), false};
+  }
+  if (!r.handle) {
+    std::vector<missing_dependency> missing = finder.missing(s.path, load_kind::by_path);
+    if (!missing.empty()) {
+      s.usable = false;
+      s.problem = describe(missing.front());
+      return false;
+    }
+    std::vector<std::string> first = finder.preloads_for(s.path);
+    for (const std::string& file : first) {
+      platform::load_result d = platform::load_library(file);
+      if (!d.handle) {
+        s.usable = false;
+        s.problem = "the system loader refused " + file + ", which " + s.path + " needs: " + d.error;
+        return false;
+      }
+      loaded.push_back(d.handle);
+    }
+    if (sublibrary_finder::walk_before_load || !first.empty()) r = platform::load_library(s.path);
+    if (!r.handle) {
+      s.usable = false;
+      s.problem = "the system loader refused " + s.path + ": " + r.error;
+      return false;
+    }
+  }
+  loaded.push_back(r.handle);
+  s.usable = true;
+  return true;
+}
+
+// The sub-library that serves a table's sub-library column (cuDNN 8's backend API lives in the
+// root library).
+inline const sublibrary* sublibrary_for(const std::vector<sublibrary>& subs, const char* column) {
+  std::string name = std::string(column) == "backend" ? "ops_infer" : column;
+  for (const sublibrary& s : subs) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+}  // namespace detail
+}  // namespace cushim

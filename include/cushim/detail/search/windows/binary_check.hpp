@@ -1,0 +1,34 @@
+// Windows: before the loader sees a file, is it a PE image of this process's machine?
+#pragma once
+
+#include <string>
+
+#include "../../types/status_types.hpp"
+#include "../../files/pe.hpp"
+#include "../../platform/platform.hpp"
+
+namespace cushim {
+namespace detail {
+namespace {
+namespace platform {
+
+// `loaded` means usable; otherwise bad_format or wrong_architecture with the reason in detail.
+inline outcome inspect_file(const std::string& path, std::string& detail) {
+  platform::file_source file(path);
+  pe_info info = read_pe(file);
+  if (info.error != pe_error::none) {
+    detail = "not a DLL: " + info.error_detail;
+    return outcome::bad_format;
+  }
+  if (info.machine != native_pe_machine()) {
+    detail = std::string("a DLL for ") + pe_machine_name(info.machine) + "; this process is " +
+             pe_machine_name(native_pe_machine());
+    return outcome::wrong_architecture;
+  }
+  return outcome::loaded;
+}
+
+}  // namespace platform
+}  // namespace
+}  // namespace detail
+}  // namespace cushim
