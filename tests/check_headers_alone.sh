@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every header under include/ compiles on its own: each in a translation unit of its own, with the
 # project's warnings, so a header says what it needs instead of relying on what came before it.
-# On Linux every header but detail/windows/'s, which os.hpp includes only for Windows; with MinGW
-# detail/windows/ alone, as the rest is the same code. The generated api/*.inc are fragments of the
+# On Linux every header but the Windows halves (detail/*/windows/), which os.hpp includes only for
+# Windows; with MinGW those alone, as the rest is the same code. The generated api/*.inc are fragments of the
 # headers that include them, not headers.
 # usage: check_headers_alone.sh <c++ compiler> <include dir> <folder under it> <folder left out, or
 #        -> [more -I/-D flags...]. Both folders may be patterns (cushim/detail/*/windows: each

@@ -1,6 +1,7 @@
-// The one place the platform is chosen. detail/posix/ and detail/windows/ hold files of the same
-// names that expose the same functions; shared code includes them through these names and never
-// asks which platform it runs on (the model is Boost.DLL's detail/posix and detail/windows).
+// The one place the platform is chosen. The posix/ and windows/ folders of a stage (platform/,
+// search/, probe/) hold files of the same names that expose the same functions; shared code includes
+// them through these names (each a path from a stage folder) and never asks which platform it runs
+// on (the model is Boost.DLL's detail/posix and detail/windows).
 #pragma once
 
 #ifdef _WIN32

@@ -1,5 +1,5 @@
 // The platform layer's services: files, the environment, the process, the system loader and the
-// trust check, from detail/posix/ or detail/windows/ (os.hpp chooses). With CUSHIM_USE_BOOST_DLL,
+// trust check, from platform/posix/ or platform/windows/ (os.hpp chooses). With CUSHIM_USE_BOOST_DLL,
 // libraries are loaded through boost::dll::shared_library instead (boost_dll_backend.hpp, on top
 // of the native layer).
 #pragma once
