@@ -18,7 +18,7 @@ BASELINE = pathlib.Path(__file__).with_name('sentence_literals_baseline.txt')
 
 
 def is_words_file(rel):
-    """The words files: those in a words/ folder (the doctor's, and include/cushim/detail/words/)."""
+    """The words files: those in a words/ folder (the doctor's, and each stage's in include/cushim/detail/)."""
     return 'words' in rel.parts[:-1]
 
 
