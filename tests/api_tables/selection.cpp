@@ -1,6 +1,7 @@
 // Which tables api_tables.hpp picks for the version macros given with -D (no NVIDIA header is
-// included, so the selection is included without api_tables.hpp, which brings them). EXPECT_<LIB>_MAJOR names the table each library must get; an opt-in library without
-// one must get none. Each picked table must preprocess with those macros.
+// included, so the selection is included without api_tables.hpp, which brings them). EXPECT_<LIB>_MAJOR names the table
+// each library must get; an opt-in library without one must get none. Each picked table must preprocess with those
+// macros.
 #include <cushim/api/table_versions.hpp>
 #include <cushim/api/table_selection.inc>
 

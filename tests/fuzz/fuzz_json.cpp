@@ -12,7 +12,11 @@ namespace {
 // The code point of the well-formed UTF-8 sequence at s[i] and its length, or length 0.
 std::size_t decode(const std::string& s, std::size_t i, std::uint32_t& cp) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  std::size_t length = byte(0) < 0x80 ? 1 : (byte(0) >> 5) == 0x6 ? 2 : (byte(0) >> 4) == 0xe ? 3 : (byte(0) >> 3) == 0x1e ? 4 : 0;
+  std::size_t length = byte(0) < 0x80           ? 1
+                       : (byte(0) >> 5) == 0x6  ? 2
+                       : (byte(0) >> 4) == 0xe  ? 3
+                       : (byte(0) >> 3) == 0x1e ? 4
+                                                : 0;
   if (length == 0 || i + length > s.size()) return 0;
   cp = length == 1 ? byte(0) : byte(0) & (0xff >> (length + 1));
   for (std::size_t k = 1; k < length; ++k) {
@@ -49,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const unsigned char c = static_cast<unsigned char>(out[i]);
     if (c < 0x20) std::abort();
     if (c == '"' && out[i - 1] != '\\') std::abort();  // an unescaped quote inside
-    if (c == '\\') ++i;                                 // an escape: skip what it escapes
+    if (c == '\\') ++i;                                // an escape: skip what it escapes
   }
   if (well_formed(input) && !needs_escape(input) && out != '"' + input + '"') std::abort();
   return 0;

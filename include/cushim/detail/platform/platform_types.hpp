@@ -22,8 +22,8 @@ struct file_identity {
 struct file_check {
   file_state state;
   std::string detail;
-  file_identity identity;  // for a regular file
-  std::uint64_t size = 0;  // for a regular file, with when it was last written: a file changed
+  file_identity identity;     // for a regular file
+  std::uint64_t size = 0;     // for a regular file, with when it was last written: a file changed
   std::int64_t modified = 0;  // in place (truncated, rewritten) keeps its identity but not these
   bool blocks_open = false;   // a FIFO: an open() waits for a writer (the system loader's, forever)
 };

@@ -15,8 +15,8 @@ struct candidate_check {
   library_state& lib;
   const std::string& path;
   platform::library_handle handle;
-  long version = 0;    // once read
-  std::string detail;  // what was found; why it is refused
+  long version = 0;                                // once read
+  std::string detail;                              // what was found; why it is refused
   std::vector<platform::library_handle> preloads;  // loaded for this candidate; released when it is refused
   bool part_unusable = false;                      // refused because a required sub-library is unusable
 };

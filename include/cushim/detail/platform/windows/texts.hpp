@@ -15,7 +15,9 @@ constexpr const char* system_search_variable = "PATH";
 constexpr const char* dependency_list_name = "import tables";
 
 // How a program links a library at build time: "the import library cudnn.lib".
-inline std::string linked_with(const char* link_name) { return std::string("the import library ") + link_name + ".lib"; }
+inline std::string linked_with(const char* link_name) {
+  return std::string("the import library ") + link_name + ".lib";
+}
 
 }  // namespace platform
 }  // namespace
