@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "byte_source.hpp"
+#include "words/elf.hpp"
 
 namespace cushim {
 namespace detail {
@@ -200,9 +201,7 @@ struct elf_image {
   dynamic_table table;
 };
 
-inline std::string past_end_of(const byte_source& file) {
-  return "runs past the end of the " + std::to_string(file.size()) + "-byte file";
-}
+inline std::string past_end_of(const byte_source& file) { return words::past_end_of_file(file.size()); }
 
 inline bool fits(std::uint64_t total, std::uint64_t offset, std::uint64_t length) {
   return offset <= total && length <= total - offset;
@@ -240,19 +239,20 @@ inline std::string magic_mismatch(const unsigned char* start, std::size_t n) {
     std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", unsigned(start[i]));
     shown += byte;
   }
-  return "not an ELF file: it starts with " + shown + ", not 7f 45 4c 46";
+  return words::not_elf_magic(shown);
 }
 
 inline std::string too_short(const byte_source& file, std::size_t needed) {
-  return "file is " + count_of_bytes(file.size()) + "; an ELF header needs " + std::to_string(needed);
+  return words::elf_too_short(file.size(), needed);
 }
 
 // e_ident: the magic, the class, the byte order and the version, and a header's worth of bytes.
 inline bool read_identity(const byte_source& file, elf_format& format, elf_info& info) {
-  if (file.size() == 0) return fail(info, elf_error::not_elf, "file is empty");
+  if (file.size() == 0) return fail(info, elf_error::not_elf, words::elf_empty());
   unsigned char ident[ident_size] = {};
   const std::size_t present = std::size_t(std::min<std::uint64_t>(file.size(), ident_size));
-  if (!file.read(0, ident, present)) return fail(info, elf_error::truncated, "could not read the ELF identification");
+  if (!file.read(0, ident, present))
+    return fail(info, elf_error::truncated, words::elf_unreadable("ELF identification"));
   const std::size_t magic_present = std::min(present, sizeof elf_magic);
   if (std::memcmp(ident, elf_magic, magic_present) != 0) {
     return fail(info, elf_error::not_elf, magic_mismatch(ident, magic_present));
@@ -261,15 +261,13 @@ inline bool read_identity(const byte_source& file, elf_format& format, elf_info&
   const std::size_t header_needed = elf_format{ident[ident_class] == class_32 ? 32 : 64, true}.header_size();
   if (present < ident_size) return fail(info, elf_error::truncated, too_short(file, header_needed));
   if (ident[ident_class] != class_32 && ident[ident_class] != class_64) {
-    return fail(info, elf_error::bad_header,
-                "EI_CLASS is " + std::to_string(ident[ident_class]) + "; expected 1 (32-bit) or 2 (64-bit)");
+    return fail(info, elf_error::bad_header, words::elf_class_unknown(ident[ident_class]));
   }
   if (ident[ident_data] != data_little_endian && ident[ident_data] != data_big_endian) {
-    return fail(info, elf_error::bad_header,
-                "EI_DATA is " + std::to_string(ident[ident_data]) + "; expected 1 (little-endian) or 2 (big-endian)");
+    return fail(info, elf_error::bad_header, words::elf_byte_order_unknown(ident[ident_data]));
   }
   if (ident[ident_version] != current_version) {
-    return fail(info, elf_error::bad_header, "EI_VERSION is " + std::to_string(ident[ident_version]) + "; expected 1");
+    return fail(info, elf_error::bad_header, words::elf_version_unknown("EI_VERSION", ident[ident_version]));
   }
   format.elf_class = ident[ident_class] == class_64 ? 64 : 32;
   format.little_endian = ident[ident_data] == data_little_endian;
@@ -297,25 +295,22 @@ inline file_header decode_file_header(const elf_format& f, const unsigned char* 
 inline bool read_file_header(const byte_source& file, elf_image& image, elf_info& info) {
   unsigned char bytes[64];
   if (!file.read(0, bytes, image.format.header_size())) {
-    return fail(info, elf_error::truncated, "could not read the ELF header");
+    return fail(info, elf_error::truncated, words::elf_unreadable("ELF header"));
   }
   image.header = decode_file_header(image.format, bytes);
   const file_header& h = image.header;
   info.machine = h.machine;
   info.type = h.type;
   if (h.version != current_version) {
-    return fail(info, elf_error::bad_header, "e_version is " + std::to_string(h.version) + "; expected 1");
+    return fail(info, elf_error::bad_header, words::elf_version_unknown("e_version", h.version));
   }
   if (h.type != type_shared_object && h.type != type_executable) {
-    return fail(
-        info, elf_error::unsupported,
-        "e_type is " + std::to_string(h.type) + "; only shared objects (3) and executables (2) have a dynamic section");
+    return fail(info, elf_error::unsupported, words::elf_type_without_dynamic(h.type));
   }
   if (h.program_header_size != image.format.program_header_size()) {
     return fail(info, elf_error::bad_header,
-                "e_phentsize is " + std::to_string(h.program_header_size) + "; " +
-                    std::to_string(image.format.elf_class) + "-bit program headers are " +
-                    std::to_string(image.format.program_header_size()) + " bytes");
+                words::elf_program_header_size(h.program_header_size, image.format.elf_class,
+                                               image.format.program_header_size()));
   }
   return true;
 }
@@ -336,7 +331,7 @@ inline segment decode_segment(const elf_format& f, const unsigned char* p) {
 }
 
 inline std::string describe_segment(const char* name, const segment& s) {
-  return std::string(name) + " segment (" + count_of_bytes(s.file_size) + " at offset " + hex(s.offset) + ")";
+  return words::elf_segment(name, s.file_size, s.offset);
 }
 
 // PT_LOAD segments (whose file bytes must all be there) and the first PT_DYNAMIC, as readelf takes it.
@@ -344,10 +339,10 @@ inline bool read_segments(const byte_source& file, elf_image& image, elf_info& i
   const file_header& h = image.header;
   const std::uint64_t table_size = std::uint64_t(h.program_header_count) * h.program_header_size;
   if (!fits(file.size(), h.program_headers_offset, table_size)) {
-    return fail(info, elf_error::truncated,
-                "program header table (" + std::to_string(h.program_header_count) + " entries of " +
-                    std::to_string(h.program_header_size) + " bytes at offset " + hex(h.program_headers_offset) + ") " +
-                    past_end_of(file));
+    return fail(
+        info, elf_error::truncated,
+        words::elf_program_header_table(h.program_header_count, h.program_header_size, h.program_headers_offset) + " " +
+            past_end_of(file));
   }
   bool have_dynamic = false;
   std::string problem;
@@ -366,10 +361,10 @@ inline bool read_segments(const byte_source& file, elf_image& image, elf_info& i
                                  }
                                  return true;
                                });
-  if (!read_ok) return fail(info, elf_error::truncated, "could not read the program header table");
+  if (!read_ok) return fail(info, elf_error::truncated, words::elf_unreadable("program header table"));
   if (!problem.empty()) return fail(info, elf_error::truncated, problem);
   if (!have_dynamic) {
-    return fail(info, elf_error::unsupported, "no PT_DYNAMIC segment: the file is statically linked, not a library");
+    return fail(info, elf_error::unsupported, words::elf_statically_linked());
   }
   if (!fits(file.size(), image.dynamic.offset, image.dynamic.file_size)) {
     return fail(info, elf_error::truncated, describe_segment("dynamic", image.dynamic) + " " + past_end_of(file));
@@ -406,15 +401,12 @@ inline bool read_dynamic_table(const byte_source& file, elf_image& image, elf_in
                                  if (!terminated) record_dynamic_entry(image.table, tag, f.address(entry, f.word()));
                                  return !terminated;
                                });
-  if (!read_ok) return fail(info, elf_error::truncated, "could not read the dynamic segment");
+  if (!read_ok) return fail(info, elf_error::truncated, words::elf_unreadable("dynamic segment"));
   if (terminated) return true;
   if (entries > max_dynamic_entries) {
-    return fail(info, elf_error::bad_header,
-                "dynamic segment has no DT_NULL in its first " + std::to_string(max_dynamic_entries) + " entries");
+    return fail(info, elf_error::bad_header, words::elf_dynamic_unterminated_within(max_dynamic_entries));
   }
-  return fail(info, elf_error::bad_header,
-              "dynamic segment (" + std::to_string(entries) + " entries at offset " + hex(image.dynamic.offset) +
-                  ") has no DT_NULL terminator");
+  return fail(info, elf_error::bad_header, words::elf_dynamic_unterminated(entries, image.dynamic.offset));
 }
 
 // Header, program headers and dynamic table: what both read_elf and the symbol lookup need.
@@ -439,18 +431,14 @@ inline bool map_address(const elf_image& image, std::uint64_t address, file_regi
 inline bool locate_string_table(const elf_image& image, file_region& strings, elf_info& info) {
   const dynamic_table& t = image.table;
   if (!t.strtab.present) {
-    return fail(info, elf_error::bad_header,
-                "the dynamic segment has DT_NEEDED, DT_SONAME, DT_RUNPATH or DT_RPATH entries but no DT_STRTAB");
+    return fail(info, elf_error::bad_header, words::elf_no_string_table());
   }
   if (!map_address(image, t.strtab.value, strings)) {
-    return fail(info, elf_error::bad_header,
-                "DT_STRTAB address " + hex(t.strtab.value) + " is not in the file bytes of any PT_LOAD segment");
+    return fail(info, elf_error::bad_header, words::elf_string_table_unmapped(t.strtab.value));
   }
   if (!t.strsz.present) return true;
   if (t.strsz.value > strings.length) {
-    return fail(info, elf_error::bad_header,
-                "DT_STRSZ (" + count_of_bytes(t.strsz.value) +
-                    ") runs past the end of the PT_LOAD segment at DT_STRTAB " + hex(t.strtab.value));
+    return fail(info, elf_error::bad_header, words::elf_string_table_too_long(t.strsz.value, t.strtab.value));
   }
   strings.length = t.strsz.value;
   return true;
@@ -459,16 +447,12 @@ inline bool locate_string_table(const elf_image& image, file_region& strings, el
 inline bool read_dynamic_string(const byte_source& file, const file_region& strings, const char* tag_name,
                                 std::uint64_t offset, std::string& out, elf_info& info) {
   if (offset >= strings.length) {
-    return fail(info, elf_error::bad_header,
-                std::string(tag_name) + " string offset " + hex(offset) + " is past the end of the " +
-                    std::to_string(strings.length) + "-byte string table");
+    return fail(info, elf_error::bad_header, words::elf_string_offset_past_end(tag_name, offset, strings.length));
   }
   const std::size_t limit = std::size_t(std::min<std::uint64_t>(max_string_length, strings.length - offset));
   // Accept the string only when its NUL lies within the limit: inside the table, at most 4 KiB on.
   if (!file.read_c_string(strings.offset + offset, limit, out) || out.size() >= limit) {
-    return fail(info, elf_error::bad_header,
-                std::string(tag_name) + " string at offset " + hex(offset) +
-                    " of the string table is not terminated within " + count_of_bytes(limit));
+    return fail(info, elf_error::bad_header, words::elf_string_unterminated(tag_name, offset, limit));
   }
   return true;
 }
