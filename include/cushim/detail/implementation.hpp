@@ -13,6 +13,7 @@
 #include "report/report_json.hpp"
 #include "report/report_text.hpp"
 #include "answers/status_completion.hpp"
+#include "answers/words/answers.hpp"
 #include "stubs/stubs.hpp"
 #include "platform/system_root.hpp"
 #include "platform/thread_end.hpp"
@@ -50,9 +51,7 @@ CUSHIM_LOCAL_BINDING bool configure(const options& opts) {
     }
   }
   if (refused) {
-    detail::add_note(
-        "configure() was called after a library was loaded; the new options were ignored. Call it "
-        "before the first cudnn*/cuda* call, available(), status_of() or explain()");
+    detail::add_note(detail::words::configure_too_late_note);
   }
   return !refused;
 }
@@ -72,7 +71,7 @@ CUSHIM_LOCAL_BINDING const status& status_of(library lib) {
 CUSHIM_LOCAL_BINDING std::string explain() {
   detail::fork_pass pass;
   return detail::catching_all([] { return detail::explain_text(detail::build_report()); }, [] {},
-                              [] { return std::string("cushim: explain() ran out of memory"); });
+                              [] { return std::string(detail::words::explain_out_of_memory); });
 }
 
 CUSHIM_LOCAL_BINDING std::string explain_json() {

@@ -14,6 +14,7 @@
 #include "../search/words/loading.hpp"
 #include "../report/report.hpp"
 #include "status_completion.hpp"
+#include "words/answers.hpp"
 
 namespace cushim {
 namespace detail {
@@ -111,11 +112,7 @@ inline report build_report() {
     r.notes = shim().notes;
   }
   if (platform::secure_execution()) {
-    r.notes.push_back(
-        "this process runs in secure-execution mode (AT_SECURE: a setuid or setgid program, or one with file "
-        "capabilities): cushim read none of the environment variables that steer what it loads (CUSHIM_*, "
-        "CUDNN_PATH, CUDNN_HOME, CUDNN_ROOT_DIR, CUDA_PATH, CUDA_HOME, CONDA_PREFIX, VIRTUAL_ENV, HOME), as the "
-        "system loader ignores LD_LIBRARY_PATH there: they are the caller's, and the program runs with more rights");
+    r.notes.push_back(words::secure_execution_note);
   }
   check_driver(r);
   for (report_library& lib : r.libraries) {

@@ -13,6 +13,7 @@
 #include "../search/path_list.hpp"
 #include "../search/search_list.hpp"
 #include "../search/state.hpp"
+#include "words/answers.hpp"
 #include CUSHIM_OS_BINARY_CHECK
 
 namespace cushim {
@@ -38,13 +39,13 @@ inline void list_other_copies(library_state& lib) {
   };
   for (std::size_t i = lib.first_unused; i < lib.searched.size(); ++i) {
     const candidate& c = lib.searched[i];
-    if (c.kind == entry_kind::absolute) note(c, c.path, outcome::shadowed, "not loaded: an earlier candidate won");
+    if (c.kind == entry_kind::absolute) note(c, c.path, outcome::shadowed, words::other_copy_shadowed);
   }
   for (const candidate& c : lib.searched) {
     if (c.kind != entry_kind::absolute || !folders.insert(parent_dir(c.path)).second) continue;
     for (const std::string& other : other_majors) {
       note(c, join_path(parent_dir(c.path), other), outcome::other_major,
-           std::string("another major version; this program needs ") + compiled_file_name(d));
+           words::other_copy_of_another_major(compiled_file_name(d)));
     }
   }
   std::vector<candidate>().swap(lib.searched);

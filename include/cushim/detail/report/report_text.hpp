@@ -4,6 +4,7 @@
 #include <string>
 
 #include "report.hpp"
+#include "words/report_text.hpp"
 
 namespace cushim {
 namespace detail {
@@ -23,9 +24,8 @@ inline void append_sublibraries(std::string& out, const library_descriptor& d, c
     out += "    " + s.file_name + ": " + (s.usable ? "OK" : "UNUSABLE") + (s.required ? " (required)" : "");
     if (s.version) out += ", " + version_text(d, s.version);
     if (!s.path.empty()) out += ", " + s.path;
-    if (s.preloaded)
-      out += std::string(" (preloaded by cushim: ") + d.display_name + "'s own search would not find this copy)";
-    if (!s.known) out += " (not in cushim's list: found beside the main library)";
+    if (s.preloaded) out += " (" + words::preloaded_by_cushim(d.display_name) + ")";
+    if (!s.known) out += std::string(" (") + words::sublibrary_not_listed + ")";
     out += "\n";
     if (!s.usable) out += "      why: " + s.problem + "\n";
     for (const shadowing_copy& c : s.shadowing) {
@@ -39,10 +39,11 @@ inline void append_driver(std::string& out, const report_driver& r) {
   const driver_status& d = r.probe;
   if (d.found) {
     out += "NVIDIA driver: " + d.path;
-    if (d.cuda_version) out += ", supports CUDA up to " + format_version(decode_cuda_version(d.cuda_version), false);
+    if (d.cuda_version) out += ", " + words::driver_supports_cuda(d.cuda_version);
     out += "\n";
   } else {
-    out += "NVIDIA driver: not found\n";
+    out += words::driver_not_found;
+    out += "\n";
     for (const attempt& a : d.attempts) {  // files that exist but were refused: the stub, a broken copy
       if (a.result == outcome::absent || a.result == outcome::folder_absent) continue;
       out += "    " + a.rule + ": " + a.path + " -> " + to_string(a.result) + " (" + a.detail + ")\n";
@@ -60,7 +61,7 @@ inline void append_library(std::string& out, const report_library& lib) {
   const status& st = *lib.st;
   out += "\n" + std::string(d.display_name) + ": ";
   if (st.code == error_code::disabled) {
-    out += std::string("not shimmed by this build (") + d.disabled_by + "): the program links it itself\n";
+    out += words::not_shimmed(d.disabled_by) + "\n";
     return;
   }
   std::string compiled = version_text(d, st.compiled_version);
@@ -82,7 +83,7 @@ inline void append_library(std::string& out, const report_library& lib) {
   for (const problem& p : lib.problems) append_problem(out, p);
   if (st.code != error_code::ok) out += std::string("  effect: ") + d.effect + "\n";
   append_sublibraries(out, d, st.sublibraries);
-  if (!st.other_copies.empty()) out += "  other copies seen (not loaded):\n";
+  if (!st.other_copies.empty()) out += std::string("  ") + words::other_copies_heading + "\n";
   for (const attempt& a : st.other_copies) {
     out += "    ";
     append_attempt_line(out, a);
@@ -91,22 +92,8 @@ inline void append_library(std::string& out, const report_library& lib) {
   for (const problem& p : lib.call_problems) append_problem(out, p);
 }
 
-// "the CUDA runtime and cuDNN", from the descriptors.
-inline std::string libraries_in_sentence(const report& r) {
-  std::string text;
-  for (std::size_t i = 0; i < r.libraries.size(); ++i) {
-    text += (i == 0                        ? ""
-             : i + 1 == r.libraries.size() ? " and "
-                                           : ", ") +
-            std::string(r.libraries[i].desc->in_sentence);
-  }
-  return text;
-}
-
 inline std::string explain_text(const report& r) {
-  std::string out = "cushim " CUSHIM_STRINGIFY(CUSHIM_VERSION_MAJOR) "." CUSHIM_STRINGIFY(
-                        CUSHIM_VERSION_MINOR) "." CUSHIM_STRINGIFY(CUSHIM_VERSION_PATCH) ": " +
-                    libraries_in_sentence(r) + " as this process sees them\n\n";
+  std::string out = words::explain_heading(r.libraries) + "\n\n";
   append_driver(out, r.driver);
   for (const report_library& lib : r.libraries) append_library(out, lib);
   for (const std::string& note : r.notes) out += "\nNOTE: " + note + "\n";

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "words/calls.hpp"
+
 namespace cushim {
 
 std::string explain();
@@ -15,9 +17,7 @@ namespace detail {
 namespace {
 
 [[noreturn]] inline void stop_the_process(const char* library_name, const char* function) {
-  std::string text = std::string("cushim: ") + function + " cannot reach " + library_name +
-                     ", and fail_fast is set (options.fail_fast or CUSHIM_FAIL_FAST=1): stopping the process.\n" +
-                     explain();
+  std::string text = words::fail_fast_stop(library_name, function) + "\n" + explain();
   std::fputs(text.c_str(), stderr);
   std::fflush(stderr);
   std::abort();

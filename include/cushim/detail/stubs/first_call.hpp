@@ -12,6 +12,7 @@
 #include "fallbacks.hpp"
 #include "../libraries/all.hpp"
 #include "../load/load_once.hpp"
+#include "words/calls.hpp"
 
 namespace cushim {
 namespace detail {
@@ -70,8 +71,7 @@ inline resolution resolve(library lib, const char* name, const char* group, plat
     first = !known;
   }
   if (first) {
-    log_event(std::string("cushim: ") + d.display_name + ": " + name + " is not exported by " + state.st.path +
-              "; calls to it return the 'not supported' fallback");
+    log_event(words::function_not_exported(d.display_name, name, state.st.path));
   }
   return {missing, true};
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../platform_types.hpp"
+#include "../words/dynamic_library.hpp"
 
 // ThreadSanitizer's annotations, in its builds only (dl_lock_reset_in_child).
 #if defined(__SANITIZE_THREAD__)
@@ -354,9 +355,7 @@ inline load_result load_library(const std::string& absolute_path) {
 }
 
 // Windows' bare-name load through the default DLL folders; Linux has no such rule.
-inline load_result load_from_default_dirs(const std::string&) {
-  return {nullptr, "Linux has no default DLL folders", true};
-}
+inline load_result load_from_default_dirs(const std::string&) { return {nullptr, words::no_default_dll_folders, true}; }
 
 inline void unload_library(library_handle h) {
   std::lock_guard<std::recursive_mutex> lock(dl_mutex());

@@ -41,19 +41,19 @@ inline file_check check_file(const std::string& path, bool folder_seen = false) 
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
-      if (folder_seen) return {file_state::absent, "no such file", {}};
+      if (folder_seen) return {file_state::absent, words::no_such_file, {}};
       std::string dir = path.substr(0, path.find_last_of('/'));
       struct stat dst;
       if (!dir.empty() && ::stat(dir.c_str(), &dst) != 0)
-        return {file_state::folder_absent, "folder does not exist", {}};
-      return {file_state::absent, "no such file", {}};
+        return {file_state::folder_absent, words::folder_does_not_exist, {}};
+      return {file_state::absent, words::no_such_file, {}};
     }
     if (err == ELOOP) return {file_state::not_a_file, "symbolic link loop", {}};
     return {file_state::unreadable, std::strerror(err), {}};
   }
-  if (S_ISDIR(st.st_mode)) return {file_state::not_a_file, "a folder, not a file", {}};
+  if (S_ISDIR(st.st_mode)) return {file_state::not_a_file, words::folder_not_file, {}};
   if (!S_ISREG(st.st_mode)) {
-    return {file_state::not_a_file, "not a regular file (FIFO, device or socket)", {}, 0, 0, S_ISFIFO(st.st_mode)};
+    return {file_state::not_a_file, words::not_regular_file_posix, {}, 0, 0, S_ISFIFO(st.st_mode)};
   }
   if (::access(path.c_str(), R_OK) != 0) return {file_state::unreadable, std::strerror(errno), {}};
   return regular_file_of(st);
@@ -66,7 +66,7 @@ inline file_check check_file_in_listed_folder(const std::string& path) {
   if (slash == std::string::npos || slash == 0) return check_file(path);
   struct stat st;
   if (::stat(path.substr(0, slash).c_str(), &st) == 0) return check_file(path, true);
-  if (errno == ENOENT || errno == ENOTDIR) return {file_state::folder_absent, "folder does not exist", {}};
+  if (errno == ENOENT || errno == ENOTDIR) return {file_state::folder_absent, words::folder_does_not_exist, {}};
   return check_file(path);
 }
 
@@ -86,7 +86,7 @@ class file_pin {
   explicit file_pin(const std::string& path, const file_check* checked = nullptr) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) {
-      why_ = errno == ENOENT ? "no such file" : std::strerror(errno);
+      why_ = errno == ENOENT ? words::no_such_file : std::strerror(errno);
       return;
     }
     struct stat opened;
@@ -164,14 +164,14 @@ class file_source : public byte_source {
     struct stat st;
     bool stat_ok = ::fstat(fd_, &st) == 0;
     if (!stat_ok || !S_ISREG(st.st_mode)) {
-      error_ = !stat_ok ? std::strerror(errno) : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file";
+      error_ = !stat_ok ? std::strerror(errno) : S_ISDIR(st.st_mode) ? words::folder_not_file : words::not_regular_file;
       ::close(fd_);
       fd_ = -1;
       return;
     }
     size_ = std::uint64_t(st.st_size);
     if (size_ == 0 && !reads_as_empty()) {
-      error_ = "not a regular file with a size: the system says 0 bytes, but it reads otherwise (a /proc or /sys file)";
+      error_ = words::sizeless_file;
       ::close(fd_);
       fd_ = -1;
     }

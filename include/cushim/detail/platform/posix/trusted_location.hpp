@@ -5,8 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <string>
+
+#include "../words/trusted_location.hpp"
 
 namespace cushim {
 namespace detail {
@@ -19,13 +20,11 @@ inline bool trusted_location(const std::string& path, std::string& why) {
     struct stat st;
     if (::stat(p.c_str(), &st) != 0) continue;  // reported by the file checks
     if (st.st_uid != 0 && st.st_uid != ::geteuid()) {
-      why = p + " belongs to another user (uid " + std::to_string(st.st_uid) + ")";
+      why = words::owned_by_other_user(p, st.st_uid);
       return false;
     }
     if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-      char mode[8];
-      std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
-      why = p + " is writable by " + ((st.st_mode & S_IWOTH) ? "every user" : "its group") + " (mode " + mode + ")";
+      why = words::writable_by_others(p, (st.st_mode & S_IWOTH) != 0, unsigned(st.st_mode));
       return false;
     }
   }

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "../platform_types.hpp"
+#include "../words/dynamic_library.hpp"
+#include "../words/files.hpp"
 
 #include "system.hpp"
 #include "unicode.hpp"
@@ -25,24 +27,18 @@ inline void dl_lock_reset_in_child() {}
 
 // What a loader error code means for a DLL, built from the code (Wine's texts differ from Windows').
 inline std::string load_error_text(DWORD code) {
-  std::string meaning;
+  const char* meaning = nullptr;
   switch (code) {
-    case ERROR_MOD_NOT_FOUND: meaning = "ERROR_MOD_NOT_FOUND: the file or a DLL it needs was not found"; break;
-    case ERROR_PROC_NOT_FOUND:
-      meaning = "ERROR_PROC_NOT_FOUND: a DLL it needs lacks a function it imports (another version)";
-      break;
-    case ERROR_BAD_EXE_FORMAT:
-      meaning = "ERROR_BAD_EXE_FORMAT: not a DLL for this process (another architecture, or a damaged file)";
-      break;
-    case ERROR_DLL_INIT_FAILED: meaning = "ERROR_DLL_INIT_FAILED: its DllMain (initialization) failed"; break;
-    case ERROR_COMMITMENT_LIMIT:
-      meaning = "ERROR_COMMITMENT_LIMIT: the paging file is too small to map it (raise the page file size)";
-      break;
-    case ERROR_INVALID_PARAMETER: meaning = "ERROR_INVALID_PARAMETER: the path is not absolute"; break;
-    case ERROR_ACCESS_DENIED: meaning = "ERROR_ACCESS_DENIED: this process may not read or map the file"; break;
-    default: meaning = system_message(code); break;
+    case ERROR_MOD_NOT_FOUND: meaning = words::mod_not_found; break;
+    case ERROR_PROC_NOT_FOUND: meaning = words::proc_not_found; break;
+    case ERROR_BAD_EXE_FORMAT: meaning = words::bad_exe_format; break;
+    case ERROR_DLL_INIT_FAILED: meaning = words::dll_init_failed; break;
+    case ERROR_COMMITMENT_LIMIT: meaning = words::commitment_limit; break;
+    case ERROR_INVALID_PARAMETER: meaning = words::load_path_not_absolute; break;
+    case ERROR_ACCESS_DENIED: meaning = words::load_access_denied; break;
+    default: return words::error_code_text(code, system_message(code));
   }
-  return "error " + std::to_string(code) + (meaning.empty() ? "" : " (" + meaning + ")");
+  return words::error_code_text(code, meaning);
 }
 
 // Loads by path: the DLL's own folder, the application's folder and System32 are searched for its

@@ -17,10 +17,7 @@ namespace detail {
 namespace {
 namespace platform {
 
-inline std::string file_error_text(DWORD code) {
-  std::string text = system_message(code);
-  return "error " + std::to_string(code) + (text.empty() ? "" : " (" + text + ")");
-}
+inline std::string file_error_text(DWORD code) { return words::error_code_text(code, system_message(code)); }
 
 inline HANDLE open_for_reading(const std::string& path) {
   return ::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
@@ -34,7 +31,7 @@ inline bool is_folder(const std::string& path) {
 
 // What an open handle is: a file on a disk (its identity, size and last write), or not.
 inline file_check check_open_file(HANDLE h) {
-  if (::GetFileType(h) != FILE_TYPE_DISK) return {file_state::not_a_file, "not a regular file (a device or pipe)", {}};
+  if (::GetFileType(h) != FILE_TYPE_DISK) return {file_state::not_a_file, words::not_regular_file_windows, {}};
   BY_HANDLE_FILE_INFORMATION info{};
   if (!::GetFileInformationByHandle(h, &info)) return {file_state::regular, {}, {}};
   return {
@@ -54,12 +51,12 @@ class file_pin {
     handle_ = ::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
                             FILE_ATTRIBUTE_NORMAL, nullptr);
     if (handle_ == INVALID_HANDLE_VALUE) {
-      why_ = "it cannot be held for the load: " + file_error_text(::GetLastError());
+      why_ = words::cannot_hold_for_load(file_error_text(::GetLastError()));
       return;
     }
     file_check now = check_open_file(handle_);
     if (now.state != file_state::regular) {
-      why_ = "it is now " + now.detail;
+      why_ = words::now_not_regular_file(now.detail);
     } else if (checked &&
                (now.identity != checked->identity || now.size != checked->size || now.modified != checked->modified)) {
       why_ = words::file_replaced;
@@ -89,13 +86,13 @@ inline file_check check_file(const std::string& path) {
       std::size_t slash = path.find_last_of("/\\");
       std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
       if (err == ERROR_PATH_NOT_FOUND || (!dir.empty() && !is_folder(dir))) {
-        return {file_state::folder_absent, "folder does not exist", {}};
+        return {file_state::folder_absent, words::folder_does_not_exist, {}};
       }
-      return {file_state::absent, "no such file", {}};
+      return {file_state::absent, words::no_such_file, {}};
     }
     return {file_state::unreadable, file_error_text(err), {}};
   }
-  if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return {file_state::not_a_file, "a folder, not a file", {}};
+  if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) return {file_state::not_a_file, words::folder_not_file, {}};
   HANDLE h = open_for_reading(path);
   if (h == INVALID_HANDLE_VALUE) return {file_state::unreadable, file_error_text(::GetLastError()), {}};
   file_check found = check_open_file(h);
@@ -129,7 +126,7 @@ class file_source : public byte_source {
     }
     LARGE_INTEGER size;
     if (::GetFileType(handle_) != FILE_TYPE_DISK || !::GetFileSizeEx(handle_, &size)) {
-      error_ = "not a regular file";
+      error_ = words::not_regular_file;
       ::CloseHandle(handle_);
       handle_ = INVALID_HANDLE_VALUE;
       return;

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "../words/trusted_location.hpp"
 #include "files.hpp"
 
 #ifdef _MSC_VER
@@ -73,15 +74,15 @@ inline bool trusted_object(const std::string& path, DWORD write_rights, std::str
                                       OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION, &owner, nullptr, &dacl,
                                       nullptr, &descriptor);
   if (err != ERROR_SUCCESS) {
-    why = "the permissions of " + path + " cannot be read (" + file_error_text(err) + ")";
+    why = words::permissions_unreadable(path, file_error_text(err));
     return false;
   }
   bool trusted = true;
   if (owner && !is_trusted_account(owner)) {
-    why = path + " belongs to " + account_text(owner);
+    why = words::owned_by(path, account_text(owner));
     trusted = false;
   } else if (!dacl) {
-    why = path + " has no access control list: everyone may write it";
+    why = words::no_access_control_list(path);
     trusted = false;
   }
   for (DWORD i = 0; trusted && dacl && i < dacl->AceCount; ++i) {
@@ -92,7 +93,7 @@ inline bool trusted_object(const std::string& path, DWORD write_rights, std::str
     const ACCESS_ALLOWED_ACE* allowed = static_cast<const ACCESS_ALLOWED_ACE*>(ace);
     PSID sid = const_cast<DWORD*>(&allowed->SidStart);
     if (!(allowed->Mask & write_rights) || is_trusted_account(sid)) continue;
-    why = path + " is writable by " + account_text(sid);
+    why = words::writable_by(path, account_text(sid));
     trusted = false;
   }
   ::LocalFree(descriptor);

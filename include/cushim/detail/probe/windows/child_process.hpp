@@ -13,6 +13,7 @@
 
 #include "../../platform/platform_types.hpp"
 #include "../probe_request.hpp"
+#include "../words/child_process.hpp"
 #include "../../platform/windows/paths.hpp"
 #include "../../platform/windows/unicode.hpp"
 
@@ -102,13 +103,11 @@ inline void read_available(HANDLE pipe, std::string& output) {
 inline child_run run_in_child(const probe_request& request, const std::string& program, int timeout_ms) {
   child_run run;
   if (program.empty()) {
-    run.why_no_child =
-        "Windows has no fork, and no probe_program (options.probe_program or CUSHIM_PROBE_PROGRAM) "
-        "names a program that serves its requests";
+    run.why_no_child = words::no_probe_program;
   } else if (!is_absolute_path(program)) {  // CreateProcessW would search the current folder and PATH for it
-    run.why_no_child = "probe_program " + program + " is not an absolute path";
+    run.why_no_child = words::probe_program_not_absolute(program);
   } else if (serving_a_probe_request()) {
-    run.why_no_child = "this process serves a probe request itself";
+    run.why_no_child = words::serving_probe_request;
   }
   if (!run.why_no_child.empty()) return run;
   SECURITY_ATTRIBUTES not_inherited{sizeof(SECURITY_ATTRIBUTES), nullptr, FALSE};
@@ -132,7 +131,7 @@ inline child_run run_in_child(const probe_request& request, const std::string& p
   ::CloseHandle(write_end);  // the child's copy is the only one left: the pipe ends with the child
   if (!started) {
     ::CloseHandle(read_end);
-    run.why_no_child = "probe_program " + program + " could not be started: " + system_message(start_error);
+    run.why_no_child = words::probe_program_not_started(program, system_message(start_error));
     return run;
   }
   run.ran = true;
