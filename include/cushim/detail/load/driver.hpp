@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "../probe/child_probe.hpp"
-#include "../search/missing_dependency.hpp"
+#include "../search/words/dependencies.hpp"
 #include "../platform/os.hpp"
 #include "../search/pinned_load.hpp"
 #include "../search/state.hpp"
 #include "../search/search_list.hpp"
+#include "../search/words/loading.hpp"
+#include "words/driver.hpp"
 #include CUSHIM_OS_DRIVER_FILES
 
 namespace cushim {
@@ -56,15 +58,8 @@ inline void check_driver_in_child(const std::string& path, int fd) {
 // The CUDA toolkit's link-time stub of the driver answers every call with "stub library": never the
 // driver, wherever it is. Known by its folder, or by its answer once loaded (copied or linked as
 // libcuda.so.1 out of stubs/, a common container mistake).
-constexpr const char* link_time_stub_text = "the CUDA toolkit's link-time stub, not the driver";
 inline bool in_stubs_folder(const std::string& path) {
   return platform::canonical_path(path).find("/stubs/") != std::string::npos;
-}
-inline std::string stub_in_folder_detail() {
-  return std::string(link_time_stub_text) + ": remove its stubs folder from LD_LIBRARY_PATH";
-}
-inline std::string stub_by_answer_detail() {
-  return std::string(link_time_stub_text) + ": cuDriverGetVersion answers CUDA_ERROR_STUB_LIBRARY (34)";
 }
 
 // The toolkit's link-time stub is recorded and ignored.
@@ -86,14 +81,14 @@ inline driver_status probe_driver() {
                             fc.state == platform::file_state::folder_absent ? outcome::folder_absent
                             : fc.state == platform::file_state::absent      ? outcome::absent
                                                                             : outcome::not_a_file,
-                            fc.blocks_open ? std::string(fifo_blocks_text) : fc.detail});
+                            fc.blocks_open ? std::string(words::fifo_blocks_text) : fc.detail});
       if (!fc.blocks_open) continue;
       d.blocked_by = c.path;  // the runtime's load of the driver by name never gets past it
       break;
     }
     if (in_stubs_folder(c.path)) {
       d.stubs.push_back(c.path);
-      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_in_folder_detail()});
+      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, words::stub_in_stubs_folder()});
       continue;
     }
     std::string failure = probe.enabled ? failure_in_child({"driver", c.path}, probe) : std::string();
@@ -105,14 +100,15 @@ inline driver_status probe_driver() {
     if (!load.handle()) {
       d.attempts.push_back(
           {rule_of(c), c.path, outcome::load_failed,
-           load.changed().empty() ? load.error() : "changed between cushim's check and its load: " + load.changed()});
+           load.changed().empty() ? load.error() : attempt_texts::changed_before_load(load.changed())});
       continue;
     }
     int version = driver_cuda_version(load.handle());
     if (version < 0) {  // the stub copied or linked as libcuda.so.1, out of any stubs/ folder
       platform::unload_library(load.handle());
       d.stubs.push_back(c.path);
-      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_by_answer_detail()});
+      d.attempts.push_back(
+          {rule_of(c), c.path, outcome::not_the_library, words::stub_by_answer(cuda_error_stub_library)});
       continue;
     }
     d.cuda_version = version;
