@@ -113,10 +113,12 @@ inline void load_pending_sublibrary(library_state& lib, std::size_t i, bool in_c
   const child_probe_settings probe = child_probe_settings_of(opts);
   bool loaded_here = false;
   if (probe.enabled) {
-    std::string refusal, failure = failure_in_child({load_only_request, sub.path}, probe, &refusal);
+    std::string refusal;
+    bool load_unfinished = false;  // the child was killed while it loaded: a FIFO may have kept it waiting
+    std::string failure = failure_in_child({load_only_request, sub.path}, probe, &refusal, &load_unfinished);
     if (!failure.empty() || !refusal.empty()) {
       std::string cause;
-      if (failure.rfind("did not", 0) == 0 && !fifo_blocking_load(sub.path, cause).empty()) failure += "; " + cause;
+      if (load_unfinished && !fifo_blocking_load(sub.path, cause).empty()) failure += "; " + cause;
       sub.usable = false;
       sub.problem = failure.empty() ? words::load_refused(sub.path, refusal) : sub.path + " " + failure;
     }
