@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../probe/child_probe.hpp"
+#include "../search/candidate_screen.hpp"
 #include "../search/words/dependencies.hpp"
 #include "../platform/os.hpp"
 #include "../search/pinned_load.hpp"
@@ -62,7 +63,11 @@ inline bool in_stubs_folder(const std::string& path) {
   return platform::canonical_path(path).find("/stubs/") != std::string::npos;
 }
 
-// The toolkit's link-time stub is recorded and ignored.
+// Each place the system loader looks for the driver, its path screened as the loader's are
+// (path_screen), then loaded. Unlike the loader's search it lists no entry that is not absolute and
+// no file met before (the report counts the places listed), and any other file that is not a
+// regular one is not_a_file with what the path names; a FIFO ends it: the runtime's load of the
+// driver by name would wait there. The toolkit's link-time stub is recorded and ignored.
 inline driver_status probe_driver() {
   driver_status d;
   options opts;
@@ -71,16 +76,15 @@ inline driver_status probe_driver() {
     opts = shim().opts;
   }
   const child_probe_settings probe = child_probe_settings_of(opts);
-  seen_files seen;
+  path_screen screen;
   for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
     if (c.kind != entry_kind::absolute) continue;
-    platform::file_check fc = platform::check_file(c.path);
-    if (!seen.first_time(fc.identity, c.path)) continue;
-    if (fc.state != platform::file_state::regular) {
+    screen_verdict screened = screen.screen(c);
+    if (screened.result == outcome::duplicate) continue;
+    const platform::file_check& fc = screened.file;
+    if (screened.result != outcome::loaded) {
       d.attempts.push_back({rule_of(c), c.path,
-                            fc.state == platform::file_state::folder_absent ? outcome::folder_absent
-                            : fc.state == platform::file_state::absent      ? outcome::absent
-                                                                            : outcome::not_a_file,
+                            screened.result == outcome::unreadable ? outcome::not_a_file : screened.result,
                             fc.blocks_open ? std::string(words::fifo_blocks_text) : fc.detail});
       if (!fc.blocks_open) continue;
       d.blocked_by = c.path;  // the runtime's load of the driver by name never gets past it
