@@ -7,6 +7,7 @@
 #include "../search/candidate_check.hpp"
 #include "../search/descriptor.hpp"
 #include "cublasLt.hpp"
+#include "words/cublas.hpp"
 
 namespace cushim {
 namespace detail {
@@ -25,8 +26,7 @@ inline outcome check_cublaslt_release(candidate_check& c) {
   long lt = f ? cublaslt_descriptor.query_version(f) : 0;
   platform::unload_library(h);
   if (!lt || lt == c.version) return outcome::loaded;
-  c.detail += "; the cuBLASLt it runs with, " + path + ", is " + version_text(cublaslt_descriptor, lt) +
-              ": cuBLAS and cuBLASLt of two releases (install them together, from one release)";
+  c.detail += "; " + words::cublaslt_of_other_release(path, version_text(cublaslt_descriptor, lt));
   return outcome::wrong_version;
 }
 

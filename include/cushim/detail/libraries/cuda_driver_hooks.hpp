@@ -15,9 +15,9 @@ namespace driver_hooks {
 // The toolkit's stub answers every call with CUDA_ERROR_STUB_LIBRARY: never the driver.
 inline outcome refuse_link_time_stub(candidate_check& c) {
   if (in_stubs_folder(c.path)) {
-    c.detail = stub_in_folder_detail();
+    c.detail = words::stub_in_stubs_folder();
   } else if (driver_cuda_version(c.handle) < 0) {
-    c.detail = stub_by_answer_detail();
+    c.detail = words::stub_by_answer(cuda_error_stub_library);
   } else {
     return outcome::loaded;
   }

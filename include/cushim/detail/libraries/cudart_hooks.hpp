@@ -10,6 +10,7 @@
 #include "../search/descriptor.hpp"
 #include "../search/words/loading.hpp"
 #include "../report/report.hpp"
+#include "words/cudart.hpp"
 
 namespace cushim {
 namespace detail {
@@ -37,8 +38,7 @@ inline platform::any_function wrap(const char* name, platform::any_function foun
 inline std::string minimum_driver_clause(int cuda_major) {
   const minimum_driver_row* row = minimum_driver_for(cuda_major);
   const char* driver = !row ? nullptr : platform::windows_names ? row->windows_driver : row->linux_driver;
-  if (!driver) return {};
-  return std::string(" (") + driver + " or newer: NVIDIA's minimum for CUDA " + std::to_string(cuda_major) + ".x)";
+  return driver ? words::minimum_driver_clause(driver, cuda_major) : std::string();
 }
 
 // The driver must support the runtime's major: the problem belongs to the driver's section.

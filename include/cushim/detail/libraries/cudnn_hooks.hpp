@@ -15,21 +15,13 @@
 #include "../search/sublibraries.hpp"
 #include "cublasLt.hpp"
 #include "nvrtc.hpp"
+#include "words/cudnn.hpp"
 
 namespace cushim {
 namespace detail {
 namespace {
 
 namespace cudnn_hooks {
-
-// Where the cuDNN build for one CUDA major comes from.
-inline std::string build_for_cuda(int cudnn_major, int cuda_major) {
-  std::string cuda = std::to_string(cuda_major), cudnn = std::to_string(cudnn_major);
-  if (platform::windows_names) {
-    return "nvidia-cudnn-cu" + cuda + ", or the bin\\" + cuda + ".x folder of NVIDIA's cuDNN " + cudnn + " installer";
-  }
-  return "nvidia-cudnn-cu" + cuda + " or libcudnn" + cudnn + "-cuda-" + cuda;
-}
 
 // A loaded candidate, before cudnnGetVersion (cuDNN 9 aborts on any call without its root
 // sub-library): where each sub-library is (the known ones, and any other found beside the main
@@ -52,8 +44,8 @@ inline outcome check_sublibraries(candidate_check& c) {
   for (sublibrary& s : subs) {
     if (&s == &root || !s.usable || !root.version || !s.version || s.version == root.version) continue;
     s.usable = false;
-    s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but " + root.path + " is " +
-                cudnn_version_text(root.version) + ": sub-libraries of two installations";
+    s.problem = words::sublibrary_of_other_install(s.path, cudnn_version_text(s.version), root.path,
+                                                   cudnn_version_text(root.version));
   }
   c.lib.sublibrary_pending.assign(subs.size(), false);
   for (std::size_t i = 0; i < subs.size(); ++i) {
@@ -68,9 +60,7 @@ inline outcome check_sublibraries(candidate_check& c) {
   c.lib.st.sublibraries = subs;
   if (root.usable) return outcome::loaded;
   const std::string blocker = blocker_of(root);
-  c.detail = "its root sub-library " + root.file_name + " is unusable: " + root.problem +
-             (blocker.empty() ? ". cuDNN would abort the process at its first call"
-                              : ". cudnnGetVersion, cuDNN's first call, would never return");
+  c.detail = words::root_sublibrary_unusable(root.file_name, root.problem, !blocker.empty());
   c.part_unusable = true;
   if (!blocker.empty()) {
     c.lib.st.problems.push_back(problems_of::root_sublibrary_blocked(root.file_name, blocker, c.path));
@@ -83,8 +73,8 @@ inline outcome check_sublibrary_versions(candidate_check& c) {
   for (sublibrary& s : c.lib.st.sublibraries) {
     if (!s.usable || !s.version || s.version == c.version) continue;
     s.usable = false;
-    s.problem = s.path + " is cuDNN " + cudnn_version_text(s.version) + ", but the main library reports " +
-                cudnn_version_text(c.version) + ": parts of two installations";
+    s.problem =
+        words::sublibrary_of_other_release(s.path, cudnn_version_text(s.version), cudnn_version_text(c.version));
     if (s.required) {
       c.detail += "; " + s.problem;
       c.part_unusable = true;
@@ -103,7 +93,7 @@ inline void note_cuda_build(library_state& lib, platform::library_handle h) {
   if (built == 0 || built == compiled) return;
   lib.st.problems.push_back(problems_of::cudnn_built_for_other_cuda(
       built, compiled, lib.st.path, format_version(decode_cuda_version(lib.st.built_for_cuda), false),
-      build_for_cuda(lib.desc->compiled_major, compiled)));
+      words::cudnn_build_for_cuda(lib.desc->compiled_major, compiled, platform::windows_names)));
 }
 
 inline problem unusable_sublibrary_problem(const sublibrary& sub, int major);
@@ -123,13 +113,14 @@ inline void load_pending_sublibrary(library_state& lib, std::size_t i, bool in_c
   const child_probe_settings probe = child_probe_settings_of(opts);
   bool loaded_here = false;
   if (probe.enabled) {
-    std::string refusal, failure = failure_in_child({load_only_request, sub.path}, probe, &refusal);
+    std::string refusal;
+    bool load_unfinished = false;  // the child was killed while it loaded: a FIFO may have kept it waiting
+    std::string failure = failure_in_child({load_only_request, sub.path}, probe, &refusal, &load_unfinished);
     if (!failure.empty() || !refusal.empty()) {
       std::string cause;
-      if (failure.rfind("did not", 0) == 0 && !fifo_blocking_load(sub.path, cause).empty()) failure += "; " + cause;
+      if (load_unfinished && !fifo_blocking_load(sub.path, cause).empty()) failure += "; " + cause;
       sub.usable = false;
-      sub.problem =
-          failure.empty() ? "the system loader refused " + sub.path + ": " + refusal : sub.path + " " + failure;
+      sub.problem = failure.empty() ? words::load_refused(sub.path, refusal) : sub.path + " " + failure;
     }
   }
   if (sub.usable && (!probe.enabled || !in_child_only)) {
@@ -201,10 +192,8 @@ struct by_name_load {
   const char* engines;                // what needs it
   const char* pip_package;            // nvidia-<it>-cu<major>
 };
-constexpr by_name_load by_name_loads[] = {
-    {&cublaslt_descriptor, "some of its engines run (matrix multiplications, some convolutions, RNNs, attention)",
-     "cublas"},
-    {&nvrtc_descriptor, "its runtime-compiled engines run (fused and generated kernels)", "cuda-nvrtc"}};
+constexpr by_name_load by_name_loads[] = {{&cublaslt_descriptor, words::cublaslt_engines_run, "cublas"},
+                                          {&nvrtc_descriptor, words::nvrtc_engines_run, "cuda-nvrtc"}};
 
 inline void note_missing_by_name_loads(library_state& lib, sublibrary_finder& finder) {
   int cuda_major = lib.st.built_for_cuda ? lib.st.built_for_cuda / 1000 : compiled_cuda_major();

@@ -10,6 +10,7 @@
 #include "../search/words/loading.hpp"
 #include "../search/state.hpp"
 #include "../search/sublibraries.hpp"
+#include "words/nvrtc.hpp"
 
 namespace cushim {
 namespace detail {
@@ -48,8 +49,7 @@ inline void locate_builtins(library_state& lib, platform::library_handle) {
     if (load_sublibrary(own, finder, lib.sublibrary_handles) || by_name.empty()) b = own;  // else NVRTC's own find
     b.preloaded = b.path == beside && b.usable;
   } else if (b.path.empty()) {
-    b.problem = "it is not beside " + lib.st.path +
-                ", and NVRTC's load by name would not find it (looked in: " + joined(searched) + ")";
+    b.problem = words::builtins_not_found(lib.st.path, joined(searched));
   }
   lib.st.sublibraries.push_back(b);
 }

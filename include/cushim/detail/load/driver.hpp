@@ -8,11 +8,14 @@
 #include <vector>
 
 #include "../probe/child_probe.hpp"
-#include "../search/missing_dependency.hpp"
+#include "../search/candidate_screen.hpp"
+#include "../search/words/dependencies.hpp"
 #include "../platform/os.hpp"
 #include "../search/pinned_load.hpp"
 #include "../search/state.hpp"
 #include "../search/search_list.hpp"
+#include "../search/words/loading.hpp"
+#include "words/driver.hpp"
 #include CUSHIM_OS_DRIVER_FILES
 
 namespace cushim {
@@ -56,18 +59,15 @@ inline void check_driver_in_child(const std::string& path, int fd) {
 // The CUDA toolkit's link-time stub of the driver answers every call with "stub library": never the
 // driver, wherever it is. Known by its folder, or by its answer once loaded (copied or linked as
 // libcuda.so.1 out of stubs/, a common container mistake).
-constexpr const char* link_time_stub_text = "the CUDA toolkit's link-time stub, not the driver";
 inline bool in_stubs_folder(const std::string& path) {
   return platform::canonical_path(path).find("/stubs/") != std::string::npos;
 }
-inline std::string stub_in_folder_detail() {
-  return std::string(link_time_stub_text) + ": remove its stubs folder from LD_LIBRARY_PATH";
-}
-inline std::string stub_by_answer_detail() {
-  return std::string(link_time_stub_text) + ": cuDriverGetVersion answers CUDA_ERROR_STUB_LIBRARY (34)";
-}
 
-// The toolkit's link-time stub is recorded and ignored.
+// Each place the system loader looks for the driver, its path screened as the loader's are
+// (path_screen), then loaded. Unlike the loader's search it lists no entry that is not absolute and
+// no file met before (the report counts the places listed), and any other file that is not a
+// regular one is not_a_file with what the path names; a FIFO ends it: the runtime's load of the
+// driver by name would wait there. The toolkit's link-time stub is recorded and ignored.
 inline driver_status probe_driver() {
   driver_status d;
   options opts;
@@ -76,24 +76,23 @@ inline driver_status probe_driver() {
     opts = shim().opts;
   }
   const child_probe_settings probe = child_probe_settings_of(opts);
-  seen_files seen;
+  path_screen screen;
   for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
     if (c.kind != entry_kind::absolute) continue;
-    platform::file_check fc = platform::check_file(c.path);
-    if (!seen.first_time(fc.identity, c.path)) continue;
-    if (fc.state != platform::file_state::regular) {
+    screen_verdict screened = screen.screen(c);
+    if (screened.result == outcome::duplicate) continue;
+    const platform::file_check& fc = screened.file;
+    if (screened.result != outcome::loaded) {
       d.attempts.push_back({rule_of(c), c.path,
-                            fc.state == platform::file_state::folder_absent ? outcome::folder_absent
-                            : fc.state == platform::file_state::absent      ? outcome::absent
-                                                                            : outcome::not_a_file,
-                            fc.blocks_open ? std::string(fifo_blocks_text) : fc.detail});
+                            screened.result == outcome::unreadable ? outcome::not_a_file : screened.result,
+                            fc.blocks_open ? std::string(words::fifo_blocks_text) : fc.detail});
       if (!fc.blocks_open) continue;
       d.blocked_by = c.path;  // the runtime's load of the driver by name never gets past it
       break;
     }
     if (in_stubs_folder(c.path)) {
       d.stubs.push_back(c.path);
-      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_in_folder_detail()});
+      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, words::stub_in_stubs_folder()});
       continue;
     }
     std::string failure = probe.enabled ? failure_in_child({"driver", c.path}, probe) : std::string();
@@ -105,14 +104,15 @@ inline driver_status probe_driver() {
     if (!load.handle()) {
       d.attempts.push_back(
           {rule_of(c), c.path, outcome::load_failed,
-           load.changed().empty() ? load.error() : "changed between cushim's check and its load: " + load.changed()});
+           load.changed().empty() ? load.error() : attempt_texts::changed_before_load(load.changed())});
       continue;
     }
     int version = driver_cuda_version(load.handle());
     if (version < 0) {  // the stub copied or linked as libcuda.so.1, out of any stubs/ folder
       platform::unload_library(load.handle());
       d.stubs.push_back(c.path);
-      d.attempts.push_back({rule_of(c), c.path, outcome::not_the_library, stub_by_answer_detail()});
+      d.attempts.push_back(
+          {rule_of(c), c.path, outcome::not_the_library, words::stub_by_answer(cuda_error_stub_library)});
       continue;
     }
     d.cuda_version = version;

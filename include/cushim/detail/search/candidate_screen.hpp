@@ -25,11 +25,11 @@ struct screen_verdict {
   platform::file_check file;  // the file checked, which the load pins (pinned_load)
 };
 
-class candidate_screen {
+// The checks of the path alone, which read nothing of the file: an absolute entry, a file no earlier
+// candidate was, a regular file. The loader's screen makes them first; the driver's probe
+// (load/driver.hpp), which tries the places the system loader looks, makes only these.
+class path_screen {
  public:
-  candidate_screen(const library_descriptor& d, const options& opts) : d_(d), opts_(opts) {}
-
-  // Every check but a default_dirs entry's (its file is known once loaded: first_copy).
   screen_verdict screen(const candidate& c) {
     if (c.kind == entry_kind::empty) return {outcome::skipped_empty, attempt_texts::empty_entry, {}};
     if (c.kind == entry_kind::relative) return {outcome::skipped_relative, attempt_texts::relative_entry, {}};
@@ -52,6 +52,24 @@ class candidate_screen {
         return v;
       case platform::file_state::regular: break;
     }
+    return v;
+  }
+
+  // Whether a copy the system's default DLL folders gave is a file no earlier candidate was.
+  bool first_copy(const std::string& path) { return seen_.first_time(platform::identity_of(path), path); }
+
+ private:
+  seen_files seen_;
+};
+
+class candidate_screen {
+ public:
+  candidate_screen(const library_descriptor& d, const options& opts) : d_(d), opts_(opts) {}
+
+  // Every check but a default_dirs entry's (its file is known once loaded: first_copy).
+  screen_verdict screen(const candidate& c) {
+    screen_verdict v = paths_.screen(c);
+    if (v.result != outcome::loaded) return v;
     std::string untrusted;
     if (trusted_only() && !platform::trusted_location(c.path, untrusted)) {
       v.result = outcome::untrusted_location;
@@ -62,8 +80,7 @@ class candidate_screen {
     return v;
   }
 
-  // Whether a copy the system's default DLL folders gave is a file no earlier candidate was.
-  bool first_copy(const std::string& path) { return seen_.first_time(platform::identity_of(path), path); }
+  bool first_copy(const std::string& path) { return paths_.first_copy(path); }
 
  private:
   // Always for a library the system installs (the driver); else options.trusted_dirs_only, or
@@ -76,7 +93,7 @@ class candidate_screen {
 
   const library_descriptor& d_;
   const options& opts_;
-  seen_files seen_;
+  path_screen paths_;
 };
 
 }  // namespace

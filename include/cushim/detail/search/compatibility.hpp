@@ -2,8 +2,11 @@
 // driver of each CUDA major, each toolkit's own driver, the GPUs each CUDA major dropped, cuDNN's
 // support matrix, the builds that are known to be broken, and the GPUs a framework's wheels are
 // built for. cushim-doctor's discovery checks toolkits and frameworks against them; explain()
-// names the minimum driver. Plain constants: no standard header, nothing to initialise.
+// names the minimum driver. Plain constants: no standard header, nothing to initialise. Their
+// words are in words/compatibility.hpp.
 #pragma once
+
+#include "words/compatibility.hpp"
 
 namespace cushim {
 namespace detail {
@@ -35,15 +38,14 @@ struct toolkit_driver_row {
   const char* source;
 };
 
-constexpr const char* source_toolkit_drivers = "CUDA Toolkit release notes, toolkit driver versions";
 constexpr toolkit_driver_row toolkit_drivers[] = {
-    {"11.0.2", "450.51.05", "451.48", source_toolkit_drivers},
-    {"11.1", "455.23", "456.38", source_toolkit_drivers},
-    {"11.2.0", "460.27.03", "460.82", source_toolkit_drivers},
-    {"11.4.0", "470.42.01", "471.11", source_toolkit_drivers},
-    {"11.6", "510.39.01", "511.23", source_toolkit_drivers},
-    {"11.8", nullptr, "522.06", source_toolkit_drivers},
-    {"12.4", "550.54.14", nullptr, source_toolkit_drivers},
+    {"11.0.2", "450.51.05", "451.48", words::source_toolkit_drivers},
+    {"11.1", "455.23", "456.38", words::source_toolkit_drivers},
+    {"11.2.0", "460.27.03", "460.82", words::source_toolkit_drivers},
+    {"11.4.0", "470.42.01", "471.11", words::source_toolkit_drivers},
+    {"11.6", "510.39.01", "511.23", words::source_toolkit_drivers},
+    {"11.8", nullptr, "522.06", words::source_toolkit_drivers},
+    {"12.4", "550.54.14", nullptr, words::source_toolkit_drivers},
 };
 
 // The oldest GPU architecture a CUDA major compiles for and runs on.
@@ -55,8 +57,8 @@ struct gpu_floor_row {
 };
 
 constexpr gpu_floor_row gpu_floors[] = {
-    {12, 50, "SM 3.5 and 3.7 (Kepler)", "CUDA 12.0 release notes (deprecated and dropped features)"},
-    {13, 75, "Maxwell, Pascal and Volta (SM 5.x, 6.x and 7.0)", "CUDA 13.0 release notes (dropped features)"},
+    {12, 50, words::cuda_12_dropped, words::source_cuda_12_dropped},
+    {13, 75, words::cuda_13_dropped, words::source_cuda_13_dropped},
 };
 
 // A range of CUDA releases, major.minor to major.minor inclusive (12.0 - 12.9: {1200, 1209}).
@@ -139,16 +141,9 @@ struct known_bad_row {
 };
 
 constexpr known_bad_row known_bad_releases[] = {
-    {"cudnn", "9.10.0", nullptr,
-     "JAX's CUDA plugin refuses cuDNN 9.10.0 (\"Outdated cuDNN installation found\"): NVIDIA fixed its defect in "
-     "9.10.1",
-     "install cuDNN 9.10.1 or newer", "JAX CUDA plugin version checks (jax_plugins cuda, cuDNN 9.10.0 runtime)"},
-    {"nvidia-cudnn-cu13", "9.20.0.48", "libcudnn_engines_tensor_ir.so.9",
-     "this wheel lacks libcudnn_engines_tensor_ir.so.9, which cuDNN 9.20 loads by name: cuDNN fails with "
-     "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, or takes the copy of another release that the system loader "
-     "finds elsewhere",
-     "pip install \"nvidia-cudnn-cu13!=9.20.0.48\" (every other release has the file)",
-     "pytorch/pytorch#187824, #188892"},
+    {"cudnn", "9.10.0", nullptr, words::cudnn_9_10_0_why, words::cudnn_9_10_0_fix, words::source_jax_cudnn_check},
+    {"nvidia-cudnn-cu13", "9.20.0.48", "libcudnn_engines_tensor_ir.so.9", words::cudnn_cu13_9_20_0_48_why,
+     words::cudnn_cu13_9_20_0_48_fix, "pytorch/pytorch#187824, #188892"},
 };
 
 // The GPUs a framework's wheels of one CUDA tag are built for, where the framework says.
@@ -162,7 +157,7 @@ struct wheel_architectures_row {
 
 constexpr wheel_architectures_row wheel_architectures[] = {
     {"torch", "cu128", {75, 80, 86, 90, 100, 120, 0, 0}, 75, "pytorch/pytorch#157517"},
-    {"torch", "cu130", {0, 0, 0, 0, 0, 0, 0, 0}, 75, "pytorch/pytorch#157517 (cu130 covers SM 7.5 and later)"},
+    {"torch", "cu130", {0, 0, 0, 0, 0, 0, 0, 0}, 75, words::source_torch_cu130_architectures},
 };
 
 // The minimum driver row of a CUDA major; null for a major without one.

@@ -1,12 +1,12 @@
 // A dependency the system loader would not find, or one found without every function imported
-// from it, and the sentence that names it with the whole chain that leads to it, as ONNX
-// Runtime's dll_load_error.cc does: "a needs b, which needs c, which is not in any of: ...".
+// from it, with the whole chain of files that leads to it; words/dependencies.hpp says it.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "path_list.hpp"
+#include "words/dependencies.hpp"
 
 namespace cushim {
 namespace detail {
@@ -26,15 +26,13 @@ enum class load_kind {
 constexpr const char* passed_over_marker = " (skipped: ";
 constexpr const char* ends_search_marker = " (ends the search: ";
 constexpr const char* blocks_search_marker = " (blocks the search: ";
-constexpr const char* fifo_blocks_text =
-    "a FIFO, which the system loader opens and then waits on for a writer, forever";
 
 inline std::string searched_entry(const std::string& path, bool ends_search, const std::string& why) {
   return path + (ends_search ? ends_search_marker : passed_over_marker) + why + ")";
 }
 
 inline std::string blocking_entry(const std::string& path) {
-  return path + blocks_search_marker + fifo_blocks_text + ")";
+  return path + blocks_search_marker + words::fifo_blocks_text + ")";
 }
 
 inline bool names_unusable_file(const std::string& entry) {
@@ -69,27 +67,9 @@ inline std::string joined(const std::vector<std::string>& items, const char* sep
   return text;
 }
 
-// "/opt/x/libcudnn.so.9 needs libcudnn_graph.so.9, which needs libz.so.1, which ..."; a file in
-// another folder than the one before it is named with its path.
-inline std::string chain_text(const std::vector<std::string>& chain) {
-  std::string text = chain.front();
-  for (std::size_t i = 1; i < chain.size(); ++i) {
-    text += " needs " + file_name_of(chain[i]);
-    if (parent_dir(chain[i]) != parent_dir(chain[i - 1])) text += " (" + chain[i] + ")";
-    text += ", which";
-  }
-  return text;
-}
-
 inline std::string describe(const missing_dependency& m) {
-  std::string text = chain_text(m.chain);
-  if (!m.absent_functions.empty()) {
-    std::size_t n = m.absent_functions.size();
-    return text + " imports " + std::to_string(n) + (n == 1 ? " function" : " functions") + " from " + m.name +
-           " that " + m.found + " does not export (" + m.absent_functions.front() + (n > 1 ? ", ..." : "") +
-           "): Windows refuses it with error 127, the two files come from different releases";
-  }
-  return text + " needs " + m.name + ", which is not in any of: " + joined(m.searched);
+  if (!m.absent_functions.empty()) return words::functions_not_exported(m.chain, m.name, m.found, m.absent_functions);
+  return words::dependency_not_found(m.chain, m.name, joined(m.searched));
 }
 
 // The missing dependencies of `path` that `found`'s own walk reported, reached through it.

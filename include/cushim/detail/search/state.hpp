@@ -11,6 +11,7 @@
 #include "../platform/fork_gate.hpp"
 #include "search_list.hpp"
 #include "../platform/thread_end.hpp"
+#include "words/loading.hpp"
 
 namespace cushim {
 namespace detail {
@@ -123,8 +124,7 @@ inline void call_log(log_function log, void* context, const std::string& line) {
       [] {},
       [&] {
         if (noted.exchange(true)) return;
-        add_note("the log callback threw an exception (first on the line \"" + line +
-                 "\"); cushim ignores what it throws and goes on");
+        add_note(notes_of::log_callback_threw(line));
       });
 }
 

@@ -13,6 +13,7 @@
 #include "pinned_load.hpp"
 #include "../files/sorting.hpp"
 #include "sublibrary_specs.hpp"
+#include "words/sublibraries.hpp"
 #include CUSHIM_OS_SUBLIBRARY_FINDER
 
 namespace cushim {
@@ -30,8 +31,8 @@ inline shadowing_copy shadowing_copy_of(const std::string& entry) {
     std::size_t at = entry.find(marker), length = std::strlen(marker);
     if (at == std::string::npos || entry.back() != ')') continue;
     std::string why = entry.substr(at + length, entry.size() - at - length - 1);
-    if (marker == ends_search_marker) why += "; the system loader stops at it";
-    if (marker == blocks_search_marker) why += ": cuDNN's load of it by name would never return";
+    if (marker == ends_search_marker) why = words::ends_the_search(why);
+    if (marker == blocks_search_marker) why = words::blocks_the_search(why);
     return {entry.substr(from, at - from), why};
   }
   return {entry.substr(from), ""};
@@ -40,7 +41,7 @@ inline shadowing_copy shadowing_copy_of(const std::string& entry) {
 // The FIFO a sub-library's by-name search blocks on (locate_sublibrary), or empty.
 inline std::string blocker_of(const sublibrary& s) {
   for (const shadowing_copy& copy : s.shadowing) {
-    if (copy.why.find(fifo_blocks_text) != std::string::npos) return copy.path;
+    if (copy.why.find(words::fifo_blocks_text) != std::string::npos) return copy.path;
   }
   return {};
 }
@@ -71,7 +72,7 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   const std::string blocker = blocking_file(skipped);
   if (!blocker.empty()) {
     s.path = blocker;
-    s.problem = "cuDNN's own load of it by name would open " + blocker + ", " + fifo_blocks_text;
+    s.problem = words::sublibrary_load_meets_fifo(blocker);
     return s;
   }
   std::string sibling = join_path(parent_dir(main_path), s.file_name);
@@ -89,18 +90,14 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   s.version = int(use_sibling ? sibling_version : by_name_version);
   s.preloaded = use_sibling && !same_file;
   if (s.preloaded && !by_name.empty()) {  // the copy of another release that cuDNN's search would take
-    std::string release = by_name_version ? "cuDNN " + cudnn_version_text(by_name_version)
-                                          : "another build (its file does not say which release)";
-    s.shadowing.push_back({by_name, release, true});
+    s.shadowing.push_back(
+        {by_name, words::other_release(by_name_version ? cudnn_version_text(by_name_version) : std::string()), true});
   }
   s.usable = !s.path.empty();
   if (s.path.empty()) {
-    s.problem =
-        platform::check_file(sibling).state == platform::file_state::regular
-            ? sibling + " is unusable (" + why_not + ") and cuDNN's own search would not find another copy (looked in: "
-            : s.file_name + " is not beside " + main_path + " and cuDNN's own search would not find it (looked in: ";
-    for (std::size_t i = 0; i < searched.size(); ++i) s.problem += (i ? ", " : "") + searched[i];
-    s.problem += ")";
+    s.problem = platform::check_file(sibling).state == platform::file_state::regular
+                    ? words::sibling_unusable(sibling, why_not, joined(searched))
+                    : words::sublibrary_not_found(s.file_name, main_path, joined(searched));
   }
   return s;
 }
@@ -137,7 +134,7 @@ inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vecto
     pinned_load load(s.path);  // still a regular file: never a FIFO swapped in since it was found
     if (!load.changed().empty()) {
       s.usable = false;
-      s.problem = s.path + " changed since cushim found it: " + load.changed();
+      s.problem = words::changed_since_found(s.path, load.changed());
       return false;
     }
     r = {load.handle(), load.error(), false};
@@ -154,7 +151,7 @@ inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vecto
       platform::load_result d = platform::load_library(file);
       if (!d.handle) {
         s.usable = false;
-        s.problem = "the system loader refused " + file + ", which " + s.path + " needs: " + d.error;
+        s.problem = words::dependency_refused(file, s.path, d.error);
         return false;
       }
       loaded.push_back(d.handle);
@@ -162,7 +159,7 @@ inline bool load_sublibrary(sublibrary& s, sublibrary_finder& finder, std::vecto
     if (sublibrary_finder::walk_before_load || !first.empty()) r = platform::load_library(s.path);
     if (!r.handle) {
       s.usable = false;
-      s.problem = "the system loader refused " + s.path + ": " + r.error;
+      s.problem = words::load_refused(s.path, r.error);
       return false;
     }
   }

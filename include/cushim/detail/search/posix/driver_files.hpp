@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../search_list.hpp"
+#include "../words/driver.hpp"
 #include "dependencies.hpp"
 #include "ld_so_cache.hpp"
 
@@ -15,10 +16,7 @@ namespace platform {
 
 inline const char* driver_file_name() { return "libcuda.so.1"; }
 
-inline const char* driver_install_advice() {
-  return "install the NVIDIA driver for your GPU (it provides libcuda.so.1); in a container, start it with the "
-         "NVIDIA container toolkit (--gpus all)";
-}
+inline const char* driver_install_advice() { return words::driver_install_advice(false); }
 
 // The driver's own version ("550.54.15"): libcuda.so.1 is a link to libcuda.so.<version>. Empty
 // when the file does not say.

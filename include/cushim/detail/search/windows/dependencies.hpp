@@ -11,6 +11,7 @@
 
 #include "../missing_dependency.hpp"
 #include "../path_list.hpp"
+#include "../words/dependencies.hpp"
 #include "../../files/pe.hpp"
 #include "../../platform/platform.hpp"
 #include "binary_check.hpp"
@@ -221,8 +222,7 @@ class dependency_resolver {
     for (const std::string& dir : path_dirs_) {
       std::string candidate = join_path(dir, name);
       if (check_file(candidate).state != file_state::regular) continue;
-      searched.push_back(candidate + " (on PATH, which Windows does not search for the imports of a DLL loaded by " +
-                         "full path: copy it beside the DLL)");
+      searched.push_back(words::copy_on_path(candidate));
       return;
     }
   }

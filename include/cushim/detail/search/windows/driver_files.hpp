@@ -6,6 +6,7 @@
 
 #include "../../files/pe.hpp"
 #include "../search_list.hpp"
+#include "../words/driver.hpp"
 #include "../../platform/system_root.hpp"
 
 namespace cushim {
@@ -15,9 +16,7 @@ namespace platform {
 
 inline const char* driver_file_name() { return "nvcuda.dll"; }
 
-inline const char* driver_install_advice() {
-  return "install the NVIDIA display driver for your GPU (it puts nvcuda.dll into System32)";
-}
+inline const char* driver_install_advice() { return words::driver_install_advice(true); }
 
 // The driver's own version ("552.22"): nvcuda.dll's FileVersion ends in it, 31.0.15.5222 is driver
 // 552.22 (the last five digits of the last two fields). Empty when the file does not say.

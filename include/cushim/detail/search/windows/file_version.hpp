@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../descriptor.hpp"
+#include "../words/loading.hpp"
 #include "../../files/pe.hpp"
 #include "../../platform/platform.hpp"
 
@@ -49,9 +50,7 @@ inline outcome check_identity(const std::string& path, const library_descriptor&
   if (info.original_filename.empty()) return outcome::loaded;
   for (const std::string& other : other_major_files(d)) {
     if (!pe_format::same_name_ignoring_case(info.original_filename, other)) continue;
-    detail = "a renamed copy: its version resource says it is " + other +
-             (info.file_version.empty() ? "" : " (FileVersion " + info.file_version + ")") +
-             ", another major; this program needs a real " + compiled_file_name(d);
+    detail = attempt_texts::renamed_copy(d, other, info.file_version);
     return outcome::wrong_version;
   }
   return outcome::loaded;

@@ -10,6 +10,7 @@
 
 #include "../descriptor.hpp"
 #include "../search_list.hpp"
+#include "../words/loading.hpp"
 
 namespace cushim {
 namespace detail {
@@ -152,7 +153,7 @@ inline void add_program_files(candidate_list& list, const search_target& t, cons
     }
   }
   if (!d.in_toolkit) return;
-  std::string toolkit = join_path(join_path(program_files, "NVIDIA GPU Computing Toolkit"), "CUDA");
+  std::string toolkit = join_path(program_files, "NVIDIA GPU Computing Toolkit\\CUDA");
   for (const std::string& v : versioned_children(toolkit, "v" + std::to_string(t.cuda_major) + ".")) {
     list.add_dir("%ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA\\" + v + "\\bin (well-known)",
                  join_path(join_path(toolkit, v), "bin"));
@@ -164,7 +165,7 @@ inline void add_program_files(candidate_list& list, const search_target& t, cons
 inline void add_system_rules(candidate_list& list, const search_target& t) {
   add_path_variable(list, get_environment("PATH"));
   add_program_files(list, t, get_environment("ProgramFiles"));
-  list.add_default_dirs("the system's default DLL folders");
+  list.add_default_dirs(attempt_texts::default_dll_folders_rule);
 }
 
 }  // namespace platform

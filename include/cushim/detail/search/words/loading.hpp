@@ -25,6 +25,7 @@ namespace {
 namespace attempt_texts {
 
 constexpr const char* already_loaded_rule = "already loaded in this process";
+constexpr const char* default_dll_folders_rule = "the system's default DLL folders";  // Windows' search by bare name
 
 constexpr const char* empty_entry = "an empty entry means the current folder to the system loader; never searched";
 constexpr const char* relative_entry = "relative entries depend on the current folder; never searched";
@@ -36,9 +37,20 @@ inline std::string untrusted(const std::string& why, bool system_only) {
   return why + (system_only ? "; only the system's own copy is used" : "; trusted_dirs_only refuses it");
 }
 
-// The file at the path is not the one checked (`why`: pinned_load's changed()).
-inline std::string changed_since_check(const std::string& why) {
-  return "changed between cushim's check and its load: " + why + "; not loaded";
+// The file at the path is not the one checked (`why`: pinned_load's changed()); the loader adds
+// that it did not load it, the driver's probe (load/driver.hpp) does not.
+inline std::string changed_before_load(const std::string& why) {
+  return "changed between cushim's check and its load: " + why;
+}
+inline std::string changed_since_check(const std::string& why) { return changed_before_load(why) + "; not loaded"; }
+
+// Windows: a DLL whose version resource names `other`, a file of another major (`file_version`:
+// its FileVersion, or empty).
+inline std::string renamed_copy(const library_descriptor& d, const std::string& other,
+                                const std::string& file_version) {
+  return "a renamed copy: its version resource says it is " + other +
+         (file_version.empty() ? "" : " (FileVersion " + file_version + ")") +
+         ", another major; this program needs a real " + compiled_file_name(d);
 }
 
 inline std::string lacks_version_function(const library_descriptor& d) {
@@ -72,7 +84,8 @@ inline std::string child_failure(const platform::child_run& run, const std::stri
 
 // A load that never finished: the system loader's search for `name`, which it needs, meets `fifo`.
 inline std::string load_meets_fifo(const std::string& name, const std::string& fifo) {
-  return "the system loader's search for " + name + ", which loading it needs, meets " + fifo + ", " + fifo_blocks_text;
+  return "the system loader's search for " + name + ", which loading it needs, meets " + fifo + ", " +
+         words::fifo_blocks_text;
 }
 
 }  // namespace attempt_texts
@@ -97,6 +110,12 @@ inline std::string no_probe_child(const std::string& why) {
 inline std::string load_ended_with_thread(const library_descriptor& d) {
   return "a thread ended (pthread_cancel or pthread_exit) while it loaded " + std::string(d.in_sentence) +
          "; the next call that needs it loads it again";
+}
+
+// The log callback threw (`line`: the first line it threw on); noted once.
+inline std::string log_callback_threw(const std::string& line) {
+  return "the log callback threw an exception (first on the line \"" + line +
+         "\"); cushim ignores what it throws and goes on";
 }
 
 }  // namespace notes_of
