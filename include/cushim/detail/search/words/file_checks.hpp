@@ -11,6 +11,7 @@ namespace {
 namespace words {
 
 inline std::string not_a_shared_library(const std::string& why) { return "not a shared library: " + why; }
+inline std::string not_a_dll(const std::string& why) { return "not a DLL: " + why; }
 
 }  // namespace words
 }  // namespace
