@@ -58,13 +58,13 @@ struct pe_subject {
 // What is wrong with a file read_pe cannot read; the fields each finding uses (every one: file_size).
 enum class pe_finding : unsigned char {
   none,
-  tables_reread,                   // size: the bytes the reads may take
-  rva_beyond_section_data,         // subject, rva, text: the section's name, size: its file data
-  rva_outside_sections,            // subject, rva
-  rva_past_end,                    // subject, rva, offset
-  string_unterminated,             // subject, rva, size: the bytes searched for the NUL
-  empty,                           //
-  elf_file,                        //
+  tables_reread,            // size: the bytes the reads may take
+  rva_beyond_section_data,  // subject, rva, text: the section's name, size: its file data
+  rva_outside_sections,     // subject, rva
+  rva_past_end,             // subject, rva, offset
+  string_unterminated,      // subject, rva, size: the bytes searched for the NUL
+  empty,
+  elf_file,
   no_mz,                           // text: the file's first bytes, up to 4
   dos_header_short,                // needed
   lfanew_past_end,                 // offset
@@ -83,10 +83,10 @@ enum class pe_finding : unsigned char {
   name_table_unterminated,         // subject, rva
   cut_off,                         // subject
   resource_entries_past_end,       // subject, count, size: its bytes in the file
-  version_not_directory,           //
-  version_name_not_directory,      //
-  version_language_not_data,       //
-  version_info_malformed,          // size
+  version_not_directory,
+  version_name_not_directory,
+  version_language_not_data,
+  version_info_malformed,  // size: the version resource's
 };
 
 // The finding and the values it is about; files/words/pe.hpp says it (words::describe).
@@ -101,7 +101,7 @@ struct pe_fault {
   std::uint64_t count = 0;
   std::uint64_t value = 0;
   std::uint64_t file_size = 0;
-  std::string text;
+  std::string text;  // a section's name, or the first bytes of a file without the MZ signature
 };
 
 // What read_pe found. On a problem, `error` and `fault` describe the first one; the fields read
