@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cushim/detail/files/elf.hpp>
+#include <cushim/detail/files/words/elf.hpp>
 #include <cushim/detail/platform/platform.hpp>
 #include <cushim/status.hpp>  // before binary_check.hpp, which uses cushim::outcome
 #include <cushim/detail/search/posix/binary_check.hpp>
@@ -36,6 +37,7 @@ using cushim::detail::elf_internal::symbol_match;
 using cushim::detail::elf_internal::symbol_table_used;
 using cushim::detail::platform::file_source;
 using test_support::command_output;
+namespace words = cushim::detail::words;
 
 namespace {
 
@@ -170,7 +172,7 @@ void check_matches_readelf(const std::string& path) {
   file_source file(path);
   REQUIRE(file.ok());
   elf_info info = read_elf(file);
-  REQUIRE_MESSAGE(info.error == elf_error::none, info.error_detail);
+  REQUIRE_MESSAGE(info.error == elf_error::none, words::describe(info.fault));
   dynamic_strings expected = readelf_dynamic(path);
   REQUIRE(!expected.soname.empty());  // readelf ran and found the dynamic section
   CHECK(info.soname == expected.soname);
@@ -224,7 +226,7 @@ readelf_symbols readelf_dynsym(const std::string& path) {
 cushim::detail::elf_internal::elf_image image_of(const byte_source& file) {
   cushim::detail::elf_internal::elf_image image;
   elf_info info;
-  REQUIRE_MESSAGE(cushim::detail::elf_internal::read_image(file, image, info), info.error_detail);
+  REQUIRE_MESSAGE(cushim::detail::elf_internal::read_image(file, image, info), words::describe(info.fault));
   return image;
 }
 
@@ -404,7 +406,7 @@ elf_info read_bytes(const std::string& bytes) { return read_elf(memory_source(by
 
 void check_error(const elf_info& info, elf_error error, const std::string& detail) {
   CHECK(int(info.error) == int(error));
-  CHECK(info.error_detail == detail);
+  CHECK(words::describe(info.fault) == detail);
 }
 
 // --- Libraries built here for other targets ----------------------------------------------------
@@ -555,7 +557,7 @@ fuzz_result fuzz(const std::string& original, const std::vector<std::pair<std::u
     ++result.by_error[int(info.error)];
     const bool ok = info.error == elf_error::none;
     unsigned char value[8];
-    if (ok != info.error_detail.empty() || (ok && info.elf_class != 32 && info.elf_class != 64) ||
+    if (ok != words::describe(info.fault).empty() || (ok && info.elf_class != 32 && info.elf_class != 64) ||
         read_elf_symbol_bytes(file, "no_such_symbol", value, 4)) {
       ++result.inconsistent;
     }
@@ -578,7 +580,7 @@ TEST_CASE("machine names, and this process's own class and machine match its exe
   file_source self("/proc/self/exe");
   REQUIRE(self.ok());
   elf_info info = read_elf(self);
-  REQUIRE_MESSAGE(info.error == elf_error::none, info.error_detail);
+  REQUIRE_MESSAGE(info.error == elf_error::none, words::describe(info.fault));
   CHECK(info.elf_class == cushim::detail::native_elf_class());
   CHECK(info.machine == cushim::detail::native_elf_machine());
   CHECK(cushim::detail::native_elf_class() == int(8 * sizeof(void*)));
@@ -1028,8 +1030,9 @@ TEST_CASE("a real library with a flipped class or byte order, or cut short, is a
   const std::string half = fixture.substr(0, fixture.size() / 2);
   elf_info cut = read_bytes(half);
   CHECK(int(cut.error) == int(elf_error::truncated));
-  CHECK(cut.error_detail.rfind("PT_LOAD segment (", 0) == 0);
-  CHECK(cut.error_detail.find(" runs past the end of the " + std::to_string(half.size()) + "-byte file") !=
+  const std::string cut_detail = words::describe(cut.fault);
+  CHECK(cut_detail.rfind("PT_LOAD segment (", 0) == 0);
+  CHECK(cut_detail.find(" runs past the end of the " + std::to_string(half.size()) + "-byte file") !=
         std::string::npos);
   CHECK(cut.elf_class == 64);  // what was read before the error stays filled in
   CHECK(cut.machine == cushim::detail::native_elf_machine());

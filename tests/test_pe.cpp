@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/files/words/pe.hpp>
 #include <cushim/detail/platform/platform.hpp>
 
 #include <algorithm>
@@ -185,7 +186,7 @@ void import_descriptor(crafted_dll& dll, std::uint32_t rva, std::uint32_t lookup
 TEST_CASE("cudnn_ops_infer64_8.dll: x64 DLL with imports, an export and a version resource") {
   pe_info pe = read_file(pe_fixture("x64/cudnn_ops_infer64_8.dll"));
   CHECK(pe.error == pe_error::none);
-  CHECK(pe.error_detail.empty());
+  CHECK(words::describe(pe.fault).empty());
   CHECK(pe.machine == 0x8664);
   CHECK(pe.pe32_plus);
   CHECK(pe.is_dll);
@@ -311,30 +312,30 @@ TEST_CASE("the crafted DLL is valid before it is broken") {
 TEST_CASE("not PE at all: empty, text, zeros, ELF") {
   pe_info empty = read_bytes("");
   CHECK(empty.error == pe_error::not_pe);
-  CHECK(empty.error_detail == "the file is empty");
+  CHECK(words::describe(empty.fault) == "the file is empty");
 
   pe_info text = read_bytes("this is not a DLL\n");
   CHECK(text.error == pe_error::not_pe);
-  CHECK(text.error_detail == "no MZ signature: the file starts with 74 68 69 73");
+  CHECK(words::describe(text.fault) == "no MZ signature: the file starts with 74 68 69 73");
 
   pe_info zeros = read_bytes(std::string(4096, '\0'));
   CHECK(zeros.error == pe_error::not_pe);
-  CHECK(zeros.error_detail == "no MZ signature: the file starts with 00 00 00 00");
+  CHECK(words::describe(zeros.fault) == "no MZ signature: the file starts with 00 00 00 00");
 
   pe_info elf = read_file(std::string(CUSHIM_FIXTURE_DIR) + "/cudnn_good/" + CUSHIM_CUDNN_FILE);
   CHECK(elf.error == pe_error::not_pe);
-  CHECK(elf.error_detail == "an ELF file (a Linux or Unix program or library), not a Windows PE file");
+  CHECK(words::describe(elf.fault) == "an ELF file (a Linux or Unix program or library), not a Windows PE file");
   CHECK(elf.machine == 0);
 }
 
 TEST_CASE("cut-off DOS headers") {
   pe_info one = read_bytes("M");
   CHECK(one.error == pe_error::truncated);
-  CHECK(one.error_detail == "file is 1 byte; a DOS header needs 64");
+  CHECK(words::describe(one.fault) == "file is 1 byte; a DOS header needs 64");
 
   pe_info short_header = read_bytes(crafted_dll().bytes().substr(0, 40));
   CHECK(short_header.error == pe_error::truncated);
-  CHECK(short_header.error_detail == "file is 40 bytes; a DOS header needs 64");
+  CHECK(words::describe(short_header.fault) == "file is 40 bytes; a DOS header needs 64");
 }
 
 TEST_CASE("e_lfanew past the end, or pointing at no PE signature") {
@@ -342,17 +343,17 @@ TEST_CASE("e_lfanew past the end, or pointing at no PE signature") {
   dll.put32(0x3C, 0x10000);
   pe_info past = dll.read();
   CHECK(past.error == pe_error::truncated);
-  CHECK(past.error_detail == "e_lfanew points to offset 0x10000 past the end of the 2048-byte file");
+  CHECK(words::describe(past.fault) == "e_lfanew points to offset 0x10000 past the end of the 2048-byte file");
 
   pe_info cut = read_bytes(crafted_dll().bytes().substr(0, 0x82));
   CHECK(cut.error == pe_error::truncated);
-  CHECK(cut.error_detail == "the PE signature at offset 0x80 is cut off by the end of the 130-byte file");
+  CHECK(words::describe(cut.fault) == "the PE signature at offset 0x80 is cut off by the end of the 130-byte file");
 
   crafted_dll dos_program;
   dos_program.put(0x80, "NE");
   pe_info no_signature = dos_program.read();
   CHECK(no_signature.error == pe_error::not_pe);
-  CHECK(no_signature.error_detail ==
+  CHECK(words::describe(no_signature.fault) ==
         "MZ header but no PE signature at offset 0x80 (e_lfanew): a DOS program or another format, not a Windows PE "
         "file");
 }
@@ -360,29 +361,29 @@ TEST_CASE("e_lfanew past the end, or pointing at no PE signature") {
 TEST_CASE("broken COFF and optional headers") {
   pe_info cut = read_bytes(crafted_dll().bytes().substr(0, 0x90));
   CHECK(cut.error == pe_error::truncated);
-  CHECK(cut.error_detail == "the COFF header at offset 0x84 is cut off by the end of the 144-byte file");
+  CHECK(words::describe(cut.fault) == "the COFF header at offset 0x84 is cut off by the end of the 144-byte file");
 
   crafted_dll object_file;
   object_file.put16(crafted_dll::coff + 16, 0);
   CHECK(object_file.read().error == pe_error::bad_header);
-  CHECK(object_file.read().error_detail == "SizeOfOptionalHeader is 0: an object file, not an image");
+  CHECK(words::describe(object_file.read().fault) == "SizeOfOptionalHeader is 0: an object file, not an image");
   CHECK(object_file.read().machine == 0x8664);
 
   crafted_dll rom;
   rom.put16(crafted_dll::optional, 0x107);
   CHECK(rom.read().error == pe_error::unsupported);
-  CHECK(rom.read().error_detail == "optional header magic 0x107 is neither PE32 (0x10b) nor PE32+ (0x20b)");
+  CHECK(words::describe(rom.read().fault) == "optional header magic 0x107 is neither PE32 (0x10b) nor PE32+ (0x20b)");
 
   crafted_dll small;
   small.put16(crafted_dll::coff + 16, 100);
   CHECK(small.read().error == pe_error::bad_header);
-  CHECK(small.read().error_detail ==
+  CHECK(words::describe(small.read().fault) ==
         "SizeOfOptionalHeader 100 is smaller than the 112 bytes a PE32+ optional header needs");
 
   crafted_dll huge;
   huge.put16(crafted_dll::coff + 16, 0xFFFF);
   CHECK(huge.read().error == pe_error::truncated);
-  CHECK(huge.read().error_detail ==
+  CHECK(words::describe(huge.read().fault) ==
         "the optional header (65535 bytes at offset 0x98) runs past the end of the 2048-byte file");
 }
 
@@ -391,7 +392,7 @@ TEST_CASE("NumberOfSections 65535 in a 2048-byte file") {
   dll.put16(crafted_dll::coff + 2, 65535);
   pe_info pe = dll.read();
   CHECK(pe.error == pe_error::truncated);
-  CHECK(pe.error_detail ==
+  CHECK(words::describe(pe.fault) ==
         "the section table (65535 sections of 40 bytes at offset 0x188) runs past the end of the 2048-byte file");
   CHECK(pe.machine == 0x8664);
   CHECK(pe.is_dll);
@@ -402,7 +403,7 @@ TEST_CASE("import directory RVA outside every section") {
   dll.directory(1, 0x5000, 40);
   pe_info pe = dll.read();
   CHECK(pe.error == pe_error::bad_header);
-  CHECK(pe.error_detail == "import directory RVA 0x5000 is outside every section");
+  CHECK(words::describe(pe.fault) == "import directory RVA 0x5000 is outside every section");
   CHECK(pe.is_dll);
   CHECK(pe.imports.empty());
 }
@@ -417,7 +418,7 @@ TEST_CASE("import descriptors with no terminating zero descriptor up to the end 
   dll.directory(1, crafted_dll::data_rva, 40);
   pe_info pe = dll.read();
   CHECK(pe.error == pe_error::truncated);
-  CHECK(pe.error_detail ==
+  CHECK(words::describe(pe.fault) ==
         "the import directory at RVA 0x1000 has no terminating all-zero descriptor before the end of its 1024 bytes "
         "(51 descriptors read)");
   CHECK(pe.imports.size() == 51);
@@ -429,14 +430,14 @@ TEST_CASE("import DLL name RVA past the end of the file or outside every section
   import_descriptor(dll, crafted_dll::data_rva, 0, 0x7FFF0000, 0x1100);
   dll.directory(1, crafted_dll::data_rva, 40);
   CHECK(dll.read().error == pe_error::bad_header);
-  CHECK(dll.read().error_detail == "import descriptor 0: DLL name RVA 0x7fff0000 is outside every section");
+  CHECK(words::describe(dll.read().fault) == "import descriptor 0: DLL name RVA 0x7fff0000 is outside every section");
 
   // The section claims 64 KiB of file data; the file ends after 1 KiB of it.
   dll.put32(crafted_dll::section_table + 8, 0x10000);
   dll.put32(crafted_dll::section_table + 16, 0x10000);
   import_descriptor(dll, crafted_dll::data_rva, 0, 0x9000, 0x1100);
   CHECK(dll.read().error == pe_error::truncated);
-  CHECK(dll.read().error_detail ==
+  CHECK(words::describe(dll.read().fault) ==
         "import descriptor 0: DLL name RVA 0x9000 maps to file offset 0x8400, past the end of the 2048-byte file");
 }
 
@@ -446,7 +447,8 @@ TEST_CASE("an import name that runs to the end of its section without a NUL") {
   dll.put(crafted_dll::at(0x13F0), std::string(16, 'x'));
   dll.directory(1, crafted_dll::data_rva, 40);
   CHECK(dll.read().error == pe_error::bad_header);
-  CHECK(dll.read().error_detail == "import descriptor 0: DLL name at RVA 0x13f0 is not NUL-terminated within 16 bytes");
+  CHECK(words::describe(dll.read().fault) ==
+        "import descriptor 0: DLL name at RVA 0x13f0 is not NUL-terminated within 16 bytes");
 }
 
 TEST_CASE("an import lookup table that runs to the end of its section without a zero entry") {
@@ -470,7 +472,7 @@ TEST_CASE("a resource subdirectory that points back at the root ends the walk") 
   dll.directory(2, crafted_dll::data_rva, 0x100);
   pe_info pe = dll.read();
   CHECK(pe.error == pe_error::bad_header);
-  CHECK(pe.error_detail ==
+  CHECK(words::describe(pe.fault) ==
         "resource tree: the RT_VERSION language entry points to a directory, not to data (a loop or a tree deeper "
         "than three levels)");
   CHECK(pe.file_version.empty());
@@ -483,7 +485,8 @@ TEST_CASE("a resource directory that lists more entries than the file holds") {
   dll.put16(root + 14, 0xFFFF);
   dll.directory(2, crafted_dll::data_rva, 0x100);
   CHECK(dll.read().error == pe_error::truncated);
-  CHECK(dll.read().error_detail == "resource directory (types) lists 131070 entries; 1024 bytes are in the file");
+  CHECK(words::describe(dll.read().fault) ==
+        "resource directory (types) lists 131070 entries; 1024 bytes are in the file");
 }
 
 TEST_CASE("an export name table with 4294967295 entries") {
@@ -494,7 +497,7 @@ TEST_CASE("an export name table with 4294967295 entries") {
   dll.directory(0, crafted_dll::data_rva, 40);
   pe_info pe = dll.read();
   CHECK(pe.error == pe_error::truncated);
-  CHECK(pe.error_detail ==
+  CHECK(words::describe(pe.fault) ==
         "the export name table (4294967295 entries at RVA 0x1100) runs past its section's 768 bytes");
   CHECK(pe.exports.empty());
 }
@@ -557,7 +560,7 @@ TEST_CASE("delay-load descriptor with a VA below the image base") {
   crafted_dll dll = with_delay_import(false);
   dll.put32(crafted_dll::at(0x1000) + 4, 0x1100);
   CHECK(dll.read().error == pe_error::bad_header);
-  CHECK(dll.read().error_detail == "delay-load descriptor 0 holds addresses below the image base 0x10000000");
+  CHECK(words::describe(dll.read().fault) == "delay-load descriptor 0 holds addresses below the image base 0x10000000");
 }
 
 TEST_CASE("UTF-16 to UTF-8, surrogate pairs and unpaired surrogates") {
@@ -630,7 +633,7 @@ TEST_CASE("20,000 mutations of each fixture DLL: no crash, no hang, work in prop
       pe_imported_names(file, "zlibwapi.dll");
       pe_imported_names(file, "KERNEL32.dll");
       ++outcomes[pe.error];
-      unexplained += (pe.error == pe_error::none) != pe.error_detail.empty();
+      unexplained += (pe.error == pe_error::none) != words::describe(pe.fault).empty();
       worst_ratio = std::max(worst_ratio, file.bytes_read() / (file.size() + 1));
     }
   }

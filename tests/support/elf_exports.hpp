@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cushim/detail/files/elf.hpp>
+#include <cushim/detail/files/words/elf.hpp>
 
 #include <algorithm>
 #include <string>
@@ -26,7 +27,7 @@ inline elf_exports read_elf_exports(const cushim::detail::byte_source& file) {
   elf::elf_image image;
   elf::file_region symbols, strings;
   if (!elf::read_image(file, image, info) || !elf::locate_string_table(image, strings, info)) {
-    out.error = info.error_detail;
+    out.error = cushim::detail::words::describe(info.fault);
     return out;
   }
   const elf::elf_format& f = image.format;
@@ -50,7 +51,7 @@ inline elf_exports read_elf_exports(const cushim::detail::byte_source& file) {
       });
   out.ok = read_ok && names_ok;
   if (!read_ok) out.error = "the dynamic symbol table runs past the end of the file";
-  if (!names_ok) out.error = info.error_detail;
+  if (!names_ok) out.error = cushim::detail::words::describe(info.fault);
   return out;
 }
 

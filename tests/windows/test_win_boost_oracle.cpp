@@ -6,6 +6,7 @@
 #include <boost/dll/library_info.hpp>
 
 #include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/files/words/pe.hpp>
 #include <cushim/detail/platform/platform.hpp>
 
 #include <algorithm>
@@ -36,7 +37,7 @@ names cushim_exports(const std::string& path) {
   platform::file_source file(path);
   REQUIRE_MESSAGE(file.ok(), path << ": " << file.error());
   pe_info info = read_pe(file);
-  REQUIRE_MESSAGE(info.error == pe_error::none, path << ": " << info.error_detail);
+  REQUIRE_MESSAGE(info.error == pe_error::none, path << ": " << cushim::detail::words::describe(info.fault));
   return names(info.exports.begin(), info.exports.end());
 }
 

@@ -13,6 +13,7 @@
 #include "../context.hpp"
 #include "../text_values.hpp"
 #include <cushim/detail/files/elf.hpp>
+#include <cushim/detail/files/words/elf.hpp>
 #include <cushim/detail/search/sublibrary_specs.hpp>
 #include <cushim/detail/search/posix/dependencies.hpp>
 #include "files.hpp"
@@ -119,7 +120,7 @@ inline std::vector<std::string> imports_of(const std::string& path, std::string&
   file_source file(path);
   if (!file.ok()) return error = file.error(), std::vector<std::string>();
   elf_info info = read_elf(file);
-  if (info.error != elf_error::none) return error = info.error_detail, std::vector<std::string>();
+  if (info.error != elf_error::none) return error = words::describe(info.fault), std::vector<std::string>();
   return info.needed;
 }
 

@@ -12,6 +12,7 @@
 #include "../context.hpp"
 #include "../text_values.hpp"
 #include <cushim/detail/files/pe.hpp>
+#include <cushim/detail/files/words/pe.hpp>
 #include <cushim/detail/search/windows/dependencies.hpp>
 #include <cushim/detail/search/sublibrary_specs.hpp>
 #include "files.hpp"
@@ -146,7 +147,7 @@ inline std::vector<std::string> imports_of(const std::string& path, std::string&
   file_source file(path);
   if (!file.ok()) return error = file.error(), std::vector<std::string>();
   pe_info info = read_pe(file);
-  if (info.error != pe_error::none) return error = info.error_detail, std::vector<std::string>();
+  if (info.error != pe_error::none) return error = words::describe(info.fault), std::vector<std::string>();
   std::vector<std::string> all = info.imports;
   all.insert(all.end(), info.delay_imports.begin(), info.delay_imports.end());
   return all;

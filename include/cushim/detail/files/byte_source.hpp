@@ -22,6 +22,17 @@ inline std::string hex(std::uint64_t value) {
 
 inline std::string count_of_bytes(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
+// "7f 45 4c 46": bytes as two hex digits each, spaced.
+inline std::string hex_bytes(const std::string& bytes) {
+  std::string text;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    char byte[4];
+    std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", unsigned(static_cast<unsigned char>(bytes[i])));
+    text += byte;
+  }
+  return text;
+}
+
 class byte_source {
  public:
   virtual ~byte_source() = default;

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "byte_source.hpp"
-#include "words/elf.hpp"
 
 namespace cushim {
 namespace detail {
@@ -31,11 +30,53 @@ enum class elf_error {
   unsupported,  // valid ELF without a dynamic section: an object file, a core dump, a static program
 };
 
+// What is wrong with a file read_elf cannot read as a library; the fields each finding uses.
+enum class elf_finding : unsigned char {
+  none,
+  empty,
+  unreadable,                     // part
+  not_elf,                        // first_bytes
+  too_short,                      // file_size, expected: the header's size
+  class_unknown,                  // value: EI_CLASS
+  byte_order_unknown,             // value: EI_DATA
+  version_unknown,                // field: "EI_VERSION" or "e_version", value
+  type_without_dynamic,           // value: e_type
+  program_header_size,            // value: e_phentsize, elf_class, expected
+  program_header_table_past_end,  // count, value: the entry size, offset, file_size
+  load_segment_past_end,          // value: the segment's file size, offset, file_size
+  statically_linked,
+  dynamic_segment_past_end,     // value: the segment's file size, offset, file_size
+  dynamic_unterminated_within,  // count: the limit on the entries read
+  dynamic_unterminated,         // count: the segment's entries, offset
+  no_string_table,
+  string_table_unmapped,   // offset: DT_STRTAB's address
+  string_table_too_long,   // value: DT_STRSZ, offset: DT_STRTAB's address
+  string_offset_past_end,  // field: the tag, offset, value: the string table's size
+  string_unterminated,     // field: the tag, offset, value: the bytes searched for the NUL
+};
+
+// The part of the file a read failed on.
+enum class elf_part : unsigned char { identification, header, program_header_table, dynamic_segment };
+
+// The finding and the values it is about; files/words/elf.hpp says it (words::describe).
+struct elf_fault {
+  elf_finding finding = elf_finding::none;
+  elf_part part = elf_part::identification;
+  int elf_class = 0;
+  const char* field = "";   // the header field or dynamic tag, as the ELF specification names it
+  std::uint64_t value = 0;  // the field's value, or a size
+  std::uint64_t expected = 0;
+  std::uint64_t offset = 0;  // a file offset, an address or an offset into the string table
+  std::uint64_t count = 0;
+  std::uint64_t file_size = 0;
+  std::string first_bytes;  // of a file without the ELF magic, up to 4
+};
+
 // What read_elf found. On an error, the fields read before it stay filled in.
 struct elf_info {
   elf_error error = elf_error::none;
-  std::string error_detail;  // for a person: what is wrong, with the offsets and sizes involved
-  int elf_class = 0;         // 32 or 64
+  elf_fault fault;    // what is wrong, with the offsets and sizes involved
+  int elf_class = 0;  // 32 or 64
   bool little_endian = true;
   std::uint16_t machine = 0;  // e_machine: 62 x86-64, 183 AArch64, 3 i386, ...
   std::uint16_t type = 0;     // e_type: 3 shared object, 2 executable
@@ -201,16 +242,44 @@ struct elf_image {
   dynamic_table table;
 };
 
-inline std::string past_end_of(const byte_source& file) { return words::past_end_of_file(file.size()); }
-
 inline bool fits(std::uint64_t total, std::uint64_t offset, std::uint64_t length) {
   return offset <= total && length <= total - offset;
 }
 
-inline bool fail(elf_info& info, elf_error error, std::string detail) {
+inline bool fail(elf_info& info, elf_error error, const elf_fault& fault) {
   info.error = error;
-  info.error_detail = std::move(detail);
+  info.fault = fault;
   return false;
+}
+
+inline elf_fault fault_of(elf_finding finding, std::uint64_t value = 0, std::uint64_t offset = 0) {
+  elf_fault fault;
+  fault.finding = finding;
+  fault.value = value;
+  fault.offset = offset;
+  return fault;
+}
+
+inline elf_fault unreadable(elf_part part) {
+  elf_fault fault = fault_of(elf_finding::unreadable);
+  fault.part = part;
+  return fault;
+}
+
+// A table or a segment of `size` bytes (in `count` entries) at `offset` that runs past the end.
+inline elf_fault past_end(elf_finding finding, const byte_source& file, std::uint64_t size, std::uint64_t offset,
+                          std::uint64_t count = 0) {
+  elf_fault fault = fault_of(finding, size, offset);
+  fault.count = count;
+  fault.file_size = file.size();
+  return fault;
+}
+
+// A finding about the value of a header field or about a dynamic tag's string.
+inline elf_fault field_fault(elf_finding finding, const char* field, std::uint64_t value, std::uint64_t offset = 0) {
+  elf_fault fault = fault_of(finding, value, offset);
+  fault.field = field;
+  return fault;
 }
 
 // Calls visit(record) for each of `count` records of `size` bytes at `offset`, a few KiB per
@@ -232,42 +301,37 @@ bool visit_records(const byte_source& file, std::uint64_t offset, std::uint64_t 
   return true;
 }
 
-inline std::string magic_mismatch(const unsigned char* start, std::size_t n) {
-  std::string shown;
-  for (std::size_t i = 0; i < n; ++i) {
-    char byte[4];
-    std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", unsigned(start[i]));
-    shown += byte;
-  }
-  return words::not_elf_magic(shown);
-}
-
-inline std::string too_short(const byte_source& file, std::size_t needed) {
-  return words::elf_too_short(file.size(), needed);
+inline elf_fault too_short(const byte_source& file, std::size_t needed) {
+  elf_fault fault = fault_of(elf_finding::too_short);
+  fault.expected = needed;
+  fault.file_size = file.size();
+  return fault;
 }
 
 // e_ident: the magic, the class, the byte order and the version, and a header's worth of bytes.
 inline bool read_identity(const byte_source& file, elf_format& format, elf_info& info) {
-  if (file.size() == 0) return fail(info, elf_error::not_elf, words::elf_empty());
+  if (file.size() == 0) return fail(info, elf_error::not_elf, fault_of(elf_finding::empty));
   unsigned char ident[ident_size] = {};
   const std::size_t present = std::size_t(std::min<std::uint64_t>(file.size(), ident_size));
-  if (!file.read(0, ident, present))
-    return fail(info, elf_error::truncated, words::elf_unreadable("ELF identification"));
+  if (!file.read(0, ident, present)) return fail(info, elf_error::truncated, unreadable(elf_part::identification));
   const std::size_t magic_present = std::min(present, sizeof elf_magic);
   if (std::memcmp(ident, elf_magic, magic_present) != 0) {
-    return fail(info, elf_error::not_elf, magic_mismatch(ident, magic_present));
+    elf_fault fault = fault_of(elf_finding::not_elf);
+    fault.first_bytes.assign(reinterpret_cast<const char*>(ident), magic_present);
+    return fail(info, elf_error::not_elf, fault);
   }
   // A 32-bit header is shorter; without the class byte, assume the common 64-bit one.
   const std::size_t header_needed = elf_format{ident[ident_class] == class_32 ? 32 : 64, true}.header_size();
   if (present < ident_size) return fail(info, elf_error::truncated, too_short(file, header_needed));
   if (ident[ident_class] != class_32 && ident[ident_class] != class_64) {
-    return fail(info, elf_error::bad_header, words::elf_class_unknown(ident[ident_class]));
+    return fail(info, elf_error::bad_header, fault_of(elf_finding::class_unknown, ident[ident_class]));
   }
   if (ident[ident_data] != data_little_endian && ident[ident_data] != data_big_endian) {
-    return fail(info, elf_error::bad_header, words::elf_byte_order_unknown(ident[ident_data]));
+    return fail(info, elf_error::bad_header, fault_of(elf_finding::byte_order_unknown, ident[ident_data]));
   }
   if (ident[ident_version] != current_version) {
-    return fail(info, elf_error::bad_header, words::elf_version_unknown("EI_VERSION", ident[ident_version]));
+    return fail(info, elf_error::bad_header,
+                field_fault(elf_finding::version_unknown, "EI_VERSION", ident[ident_version]));
   }
   format.elf_class = ident[ident_class] == class_64 ? 64 : 32;
   format.little_endian = ident[ident_data] == data_little_endian;
@@ -295,22 +359,23 @@ inline file_header decode_file_header(const elf_format& f, const unsigned char* 
 inline bool read_file_header(const byte_source& file, elf_image& image, elf_info& info) {
   unsigned char bytes[64];
   if (!file.read(0, bytes, image.format.header_size())) {
-    return fail(info, elf_error::truncated, words::elf_unreadable("ELF header"));
+    return fail(info, elf_error::truncated, unreadable(elf_part::header));
   }
   image.header = decode_file_header(image.format, bytes);
   const file_header& h = image.header;
   info.machine = h.machine;
   info.type = h.type;
   if (h.version != current_version) {
-    return fail(info, elf_error::bad_header, words::elf_version_unknown("e_version", h.version));
+    return fail(info, elf_error::bad_header, field_fault(elf_finding::version_unknown, "e_version", h.version));
   }
   if (h.type != type_shared_object && h.type != type_executable) {
-    return fail(info, elf_error::unsupported, words::elf_type_without_dynamic(h.type));
+    return fail(info, elf_error::unsupported, fault_of(elf_finding::type_without_dynamic, h.type));
   }
   if (h.program_header_size != image.format.program_header_size()) {
-    return fail(info, elf_error::bad_header,
-                words::elf_program_header_size(h.program_header_size, image.format.elf_class,
-                                               image.format.program_header_size()));
+    elf_fault fault = fault_of(elf_finding::program_header_size, h.program_header_size);
+    fault.elf_class = image.format.elf_class;
+    fault.expected = image.format.program_header_size();
+    return fail(info, elf_error::bad_header, fault);
   }
   return true;
 }
@@ -330,44 +395,38 @@ inline segment decode_segment(const elf_format& f, const unsigned char* p) {
   return s;
 }
 
-inline std::string describe_segment(const char* name, const segment& s) {
-  return words::elf_segment(name, s.file_size, s.offset);
-}
-
 // PT_LOAD segments (whose file bytes must all be there) and the first PT_DYNAMIC, as readelf takes it.
 inline bool read_segments(const byte_source& file, elf_image& image, elf_info& info) {
   const file_header& h = image.header;
   const std::uint64_t table_size = std::uint64_t(h.program_header_count) * h.program_header_size;
   if (!fits(file.size(), h.program_headers_offset, table_size)) {
-    return fail(
-        info, elf_error::truncated,
-        words::elf_program_header_table(h.program_header_count, h.program_header_size, h.program_headers_offset) + " " +
-            past_end_of(file));
+    return fail(info, elf_error::truncated,
+                past_end(elf_finding::program_header_table_past_end, file, h.program_header_size,
+                         h.program_headers_offset, h.program_header_count));
   }
   bool have_dynamic = false;
-  std::string problem;
-  bool read_ok = visit_records(file, h.program_headers_offset, h.program_header_count, h.program_header_size,
-                               [&](const unsigned char* record) {
-                                 segment s = decode_segment(image.format, record);
-                                 if (s.type == segment_load) {
-                                   if (!fits(file.size(), s.offset, s.file_size)) {
-                                     problem = describe_segment("PT_LOAD", s) + " " + past_end_of(file);
-                                     return false;
-                                   }
-                                   image.loads.push_back(s);
-                                 } else if (s.type == segment_dynamic && !have_dynamic) {
-                                   image.dynamic = s;
-                                   have_dynamic = true;
-                                 }
-                                 return true;
-                               });
-  if (!read_ok) return fail(info, elf_error::truncated, words::elf_unreadable("program header table"));
-  if (!problem.empty()) return fail(info, elf_error::truncated, problem);
-  if (!have_dynamic) {
-    return fail(info, elf_error::unsupported, words::elf_statically_linked());
-  }
+  elf_fault problem;
+  bool read_ok = visit_records(
+      file, h.program_headers_offset, h.program_header_count, h.program_header_size, [&](const unsigned char* record) {
+        segment s = decode_segment(image.format, record);
+        if (s.type == segment_load) {
+          if (!fits(file.size(), s.offset, s.file_size)) {
+            problem = past_end(elf_finding::load_segment_past_end, file, s.file_size, s.offset);
+            return false;
+          }
+          image.loads.push_back(s);
+        } else if (s.type == segment_dynamic && !have_dynamic) {
+          image.dynamic = s;
+          have_dynamic = true;
+        }
+        return true;
+      });
+  if (!read_ok) return fail(info, elf_error::truncated, unreadable(elf_part::program_header_table));
+  if (problem.finding != elf_finding::none) return fail(info, elf_error::truncated, problem);
+  if (!have_dynamic) return fail(info, elf_error::unsupported, fault_of(elf_finding::statically_linked));
   if (!fits(file.size(), image.dynamic.offset, image.dynamic.file_size)) {
-    return fail(info, elf_error::truncated, describe_segment("dynamic", image.dynamic) + " " + past_end_of(file));
+    return fail(info, elf_error::truncated,
+                past_end(elf_finding::dynamic_segment_past_end, file, image.dynamic.file_size, image.dynamic.offset));
   }
   return true;
 }
@@ -401,12 +460,16 @@ inline bool read_dynamic_table(const byte_source& file, elf_image& image, elf_in
                                  if (!terminated) record_dynamic_entry(image.table, tag, f.address(entry, f.word()));
                                  return !terminated;
                                });
-  if (!read_ok) return fail(info, elf_error::truncated, words::elf_unreadable("dynamic segment"));
+  if (!read_ok) return fail(info, elf_error::truncated, unreadable(elf_part::dynamic_segment));
   if (terminated) return true;
   if (entries > max_dynamic_entries) {
-    return fail(info, elf_error::bad_header, words::elf_dynamic_unterminated_within(max_dynamic_entries));
+    elf_fault fault = fault_of(elf_finding::dynamic_unterminated_within);
+    fault.count = max_dynamic_entries;
+    return fail(info, elf_error::bad_header, fault);
   }
-  return fail(info, elf_error::bad_header, words::elf_dynamic_unterminated(entries, image.dynamic.offset));
+  elf_fault fault = fault_of(elf_finding::dynamic_unterminated, 0, image.dynamic.offset);
+  fault.count = entries;
+  return fail(info, elf_error::bad_header, fault);
 }
 
 // Header, program headers and dynamic table: what both read_elf and the symbol lookup need.
@@ -431,14 +494,15 @@ inline bool map_address(const elf_image& image, std::uint64_t address, file_regi
 inline bool locate_string_table(const elf_image& image, file_region& strings, elf_info& info) {
   const dynamic_table& t = image.table;
   if (!t.strtab.present) {
-    return fail(info, elf_error::bad_header, words::elf_no_string_table());
+    return fail(info, elf_error::bad_header, fault_of(elf_finding::no_string_table));
   }
   if (!map_address(image, t.strtab.value, strings)) {
-    return fail(info, elf_error::bad_header, words::elf_string_table_unmapped(t.strtab.value));
+    return fail(info, elf_error::bad_header, fault_of(elf_finding::string_table_unmapped, 0, t.strtab.value));
   }
   if (!t.strsz.present) return true;
   if (t.strsz.value > strings.length) {
-    return fail(info, elf_error::bad_header, words::elf_string_table_too_long(t.strsz.value, t.strtab.value));
+    return fail(info, elf_error::bad_header,
+                fault_of(elf_finding::string_table_too_long, t.strsz.value, t.strtab.value));
   }
   strings.length = t.strsz.value;
   return true;
@@ -447,12 +511,13 @@ inline bool locate_string_table(const elf_image& image, file_region& strings, el
 inline bool read_dynamic_string(const byte_source& file, const file_region& strings, const char* tag_name,
                                 std::uint64_t offset, std::string& out, elf_info& info) {
   if (offset >= strings.length) {
-    return fail(info, elf_error::bad_header, words::elf_string_offset_past_end(tag_name, offset, strings.length));
+    return fail(info, elf_error::bad_header,
+                field_fault(elf_finding::string_offset_past_end, tag_name, strings.length, offset));
   }
   const std::size_t limit = std::size_t(std::min<std::uint64_t>(max_string_length, strings.length - offset));
   // Accept the string only when its NUL lies within the limit: inside the table, at most 4 KiB on.
   if (!file.read_c_string(strings.offset + offset, limit, out) || out.size() >= limit) {
-    return fail(info, elf_error::bad_header, words::elf_string_unterminated(tag_name, offset, limit));
+    return fail(info, elf_error::bad_header, field_fault(elf_finding::string_unterminated, tag_name, limit, offset));
   }
   return true;
 }
@@ -831,7 +896,7 @@ inline bool find_symbol_bytes(const byte_source& file, const elf_image& image, c
 }  // namespace elf_internal
 
 // Reads the header and the dynamic section. Never throws on bad input: a problem is reported in
-// error and error_detail.
+// error and fault.
 inline elf_info read_elf(const byte_source& file) {
   elf_info info;
   elf_internal::elf_image image;

@@ -28,11 +28,87 @@ enum class pe_error {
   unsupported  // a PE variant this reader does not handle (optional header magic)
 };
 
-// What read_pe found. On a problem, `error` and `error_detail` describe the first one; the fields
-// read before it (and those of directories read independently after it) stay filled.
+// The part of a file a finding is about. The import parts are of the import directory or of the
+// delay-load directory (pe_subject::delay_load).
+enum class pe_part : unsigned char {
+  none,
+  export_directory,
+  export_dll_name,  // the DLL's own name, in the export directory
+  export_name_table,
+  export_name,  // index
+  import_directory,
+  import_descriptor,        // index
+  import_dll_name,          // index: the descriptor's
+  import_name_table,        // index: the descriptor's
+  import_name_table_entry,  // index: the descriptor's, entry
+  resource_types,           // the resource directory's levels down to RT_VERSION's data
+  resource_names,
+  resource_languages,
+  version_data_entry,
+  version_data,
+};
+
+struct pe_subject {
+  pe_part part = pe_part::none;
+  bool delay_load = false;
+  std::uint64_t index = 0;
+  std::uint64_t entry = 0;
+};
+
+// What is wrong with a file read_pe cannot read; the fields each finding uses (every one: file_size).
+enum class pe_finding : unsigned char {
+  none,
+  tables_reread,            // size: the bytes the reads may take
+  rva_beyond_section_data,  // subject, rva, text: the section's name, size: its file data
+  rva_outside_sections,     // subject, rva
+  rva_past_end,             // subject, rva, offset
+  string_unterminated,      // subject, rva, size: the bytes searched for the NUL
+  empty,
+  elf_file,
+  no_mz,                           // text: the file's first bytes, up to 4
+  dos_header_short,                // needed
+  lfanew_past_end,                 // offset
+  signature_cut_off,               // offset
+  no_pe_signature,                 // offset
+  coff_header_cut_off,             // offset
+  object_file,                     // value: SizeOfOptionalHeader
+  optional_header_past_end,        // size, offset
+  optional_magic_unknown,          // value: the magic
+  optional_header_too_small,       // value: SizeOfOptionalHeader, needed, pe32_plus
+  section_table_past_end,          // count, size: a section header's, offset
+  export_name_table_past_section,  // count, rva, size: the section's bytes from it
+  export_directory_short,          // rva, size: its bytes in the file, needed
+  descriptors_unterminated,        // subject: the directory, rva, size: its bytes, count: the descriptors read
+  delay_below_image_base,          // subject: the descriptor, value: the image base
+  name_table_unterminated,         // subject, rva
+  cut_off,                         // subject
+  resource_entries_past_end,       // subject, count, size: its bytes in the file
+  version_not_directory,
+  version_name_not_directory,
+  version_language_not_data,
+  version_info_malformed,  // size: the version resource's
+};
+
+// The finding and the values it is about; files/words/pe.hpp says it (words::describe).
+struct pe_fault {
+  pe_finding finding = pe_finding::none;
+  bool pe32_plus = false;
+  pe_subject subject;
+  std::uint64_t rva = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint64_t needed = 0;
+  std::uint64_t count = 0;
+  std::uint64_t value = 0;
+  std::uint64_t file_size = 0;
+  std::string text;  // a section's name, or the first bytes of a file without the MZ signature
+};
+
+// What read_pe found. On a problem, `error` and `fault` describe the first one; the fields read
+// before it (and those of directories read independently after it) stay filled.
 struct pe_info {
   pe_error error = pe_error::none;
-  std::string error_detail;                // for a person: what is wrong, where, and by how much
+  pe_fault fault;                          // what is wrong, where, and by how much
   std::uint16_t machine = 0;               // 0x8664 x64, 0x14c x86, 0xAA64 ARM64, 0x1c4 ARMNT
   bool pe32_plus = false;                  // optional header magic 0x20b (vs 0x10b)
   bool is_dll = false;                     // IMAGE_FILE_DLL characteristic
@@ -76,6 +152,32 @@ constexpr std::uint64_t max_version_resource = 0xFFFF;       // wLength of the r
 constexpr std::size_t max_dll_name = 512;
 constexpr std::size_t max_symbol_name = 4096;  // long C++ decorated names stay well below this
 
+enum class import_table { load_time, delay_load };
+
+// The part `part` (an import part: of `table`), the `index`th one.
+inline pe_subject subject_of(pe_part part, std::uint64_t index = 0, import_table table = import_table::load_time) {
+  pe_subject subject;
+  subject.part = part;
+  subject.index = index;
+  subject.delay_load = table == import_table::delay_load;
+  return subject;
+}
+
+// The finding about `what` at an RVA.
+inline pe_fault fault_of(pe_finding finding, const pe_subject& what = {}, std::uint64_t rva = 0) {
+  pe_fault fault;
+  fault.finding = finding;
+  fault.subject = what;
+  fault.rva = rva;
+  return fault;
+}
+
+inline pe_fault at_offset(pe_finding finding, std::uint64_t offset) {
+  pe_fault fault = fault_of(finding);
+  fault.offset = offset;
+  return fault;
+}
+
 struct section {
   std::string name;
   std::uint32_t virtual_address = 0;
@@ -115,15 +217,13 @@ bool read_le(const byte_source& file, std::uint64_t offset, T& out) {
 }
 
 inline std::string starting_bytes(const byte_source& file) {
-  std::string text;
+  std::string bytes;
   for (std::uint64_t i = 0; i < std::min<std::uint64_t>(4, file.size()); ++i) {
-    unsigned char b = 0;
+    char b = 0;
     file.read(i, &b, 1);
-    char two[4];
-    std::snprintf(two, sizeof two, "%02x", b);
-    text += (i ? " " : "") + std::string(two);
+    bytes += b;
   }
-  return text;
+  return bytes;
 }
 
 inline std::uint64_t align4(std::uint64_t offset) { return (offset + 3) & ~std::uint64_t(3); }
@@ -199,10 +299,11 @@ class reader {
   const image& layout() const { return image_; }
 
   // Records the first problem; always false, so callers can `return fail(...)`.
-  bool fail(pe_error error, std::string detail) {
+  bool fail(pe_error error, const pe_fault& fault) {
     if (info_.error == pe_error::none) {
       info_.error = error;
-      info_.error_detail = std::move(detail);
+      info_.fault = fault;
+      info_.fault.file_size = file_.size();
     }
     return false;
   }
@@ -213,38 +314,41 @@ class reader {
       return true;
     }
     budget_ = 0;
-    return fail(pe_error::bad_header, "the file's tables point at the same bytes again and again (more than " +
-                                          count_of_bytes(budget_for(file_.size())) + " read from a " +
-                                          std::to_string(file_.size()) + "-byte file)");
+    pe_fault fault = fault_of(pe_finding::tables_reread);
+    fault.size = budget_for(file_.size());
+    return fail(pe_error::bad_header, fault);
   }
 
   bool read_headers() { return read_dos_header() && read_coff_header() && read_optional_header() && read_sections(); }
 
   // Where the bytes of an RVA are in the file, up to the end of its section's file data.
-  bool locate(std::uint64_t rva, const std::string& what, file_span& span) {
+  bool locate(std::uint64_t rva, const pe_subject& what, file_span& span) {
     for (const section& s : image_.sections) {
       std::uint64_t extent = s.virtual_size ? s.virtual_size : s.raw_size;
       if (rva < s.virtual_address || rva - s.virtual_address >= extent) continue;
       std::uint64_t delta = rva - s.virtual_address;
       if (delta >= s.raw_size) {
-        return fail(pe_error::bad_header, what + " RVA " + hex(rva) + " is in section " + s.name + " beyond its " +
-                                              count_of_bytes(s.raw_size) + " of file data");
+        pe_fault fault = fault_of(pe_finding::rva_beyond_section_data, what, rva);
+        fault.text = s.name;
+        fault.size = s.raw_size;
+        return fail(pe_error::bad_header, fault);
       }
       return span_in_file(rva, std::uint64_t(s.raw_offset) + delta, std::min<std::uint64_t>(s.raw_size, extent) - delta,
                           what, span);
     }
     // Below SizeOfHeaders an RVA is in the headers, which are mapped at their file offsets.
     if (rva < image_.size_of_headers) return span_in_file(rva, rva, image_.size_of_headers - rva, what, span);
-    return fail(pe_error::bad_header, what + " RVA " + hex(rva) + " is outside every section");
+    return fail(pe_error::bad_header, fault_of(pe_finding::rva_outside_sections, what, rva));
   }
 
   // The NUL-terminated string at an RVA, within its section's file data and at most max bytes.
-  bool read_string(std::uint64_t rva, const std::string& what, std::size_t max, std::string& out) {
+  bool read_string(std::uint64_t rva, const pe_subject& what, std::size_t max, std::string& out) {
     file_span span;
     if (!locate(rva, what, span)) return false;
     if (!read_c_string_in(file_, span, max, out)) {
-      return fail(pe_error::bad_header, what + " at RVA " + hex(rva) + " is not NUL-terminated within " +
-                                            count_of_bytes(std::min<std::uint64_t>(span.length, max + 1)));
+      pe_fault fault = fault_of(pe_finding::string_unterminated, what, rva);
+      fault.size = std::min<std::uint64_t>(span.length, max + 1);
+      return fail(pe_error::bad_header, fault);
     }
     return charge(out.size() + 1);
   }
@@ -253,11 +357,12 @@ class reader {
   // Strings and lookup-table entries read; twice the file leaves room for reading one table twice.
   static std::uint64_t budget_for(std::uint64_t file_size) { return 2 * file_size + 65536; }
 
-  bool span_in_file(std::uint64_t rva, std::uint64_t offset, std::uint64_t length, const std::string& what,
+  bool span_in_file(std::uint64_t rva, std::uint64_t offset, std::uint64_t length, const pe_subject& what,
                     file_span& span) {
     if (offset >= file_.size()) {
-      return fail(pe_error::truncated, what + " RVA " + hex(rva) + " maps to file offset " + hex(offset) +
-                                           ", past the end of the " + std::to_string(file_.size()) + "-byte file");
+      pe_fault fault = fault_of(pe_finding::rva_past_end, what, rva);
+      fault.offset = offset;
+      return fail(pe_error::truncated, fault);
     }
     span.offset = offset;
     span.length = std::min(length, file_.size() - offset);
@@ -266,41 +371,41 @@ class reader {
 
   bool read_dos_header() {
     std::uint64_t size = file_.size();
-    if (size == 0) return fail(pe_error::not_pe, "the file is empty");
+    if (size == 0) return fail(pe_error::not_pe, fault_of(pe_finding::empty));
     char magic[2] = {0, 0};
     file_.read(0, magic, std::size_t(std::min<std::uint64_t>(2, size)));
-    if (magic[0] != 'M' || (size > 1 && magic[1] != 'Z')) return fail(pe_error::not_pe, not_pe_detail());
+    if (magic[0] != 'M' || (size > 1 && magic[1] != 'Z')) return fail(pe_error::not_pe, not_pe_fault());
     if (size < dos_header_size) {
-      return fail(pe_error::truncated,
-                  "file is " + count_of_bytes(size) + "; a DOS header needs " + std::to_string(dos_header_size));
+      pe_fault fault = fault_of(pe_finding::dos_header_short);
+      fault.needed = dos_header_size;
+      return fail(pe_error::truncated, fault);
     }
     std::uint32_t lfanew = 0;
     read_le(file_, lfanew_field, lfanew);
     return read_pe_signature(lfanew);
   }
 
-  std::string not_pe_detail() const {
+  pe_fault not_pe_fault() const {
     char elf[4] = {0, 0, 0, 0};
     if (file_.read(0, elf, sizeof elf) && elf[0] == 0x7F && elf[1] == 'E' && elf[2] == 'L' && elf[3] == 'F') {
-      return "an ELF file (a Linux or Unix program or library), not a Windows PE file";
+      return fault_of(pe_finding::elf_file);
     }
-    return "no MZ signature: the file starts with " + starting_bytes(file_);
+    pe_fault fault = fault_of(pe_finding::no_mz);
+    fault.text = starting_bytes(file_);
+    return fault;
   }
 
   bool read_pe_signature(std::uint32_t lfanew) {
     std::uint64_t size = file_.size();
     if (lfanew >= size) {
-      return fail(pe_error::truncated, "e_lfanew points to offset " + hex(lfanew) + " past the end of the " +
-                                           std::to_string(size) + "-byte file");
+      return fail(pe_error::truncated, at_offset(pe_finding::lfanew_past_end, lfanew));
     }
     char signature[4];
     if (!file_.read(lfanew, signature, sizeof signature)) {
-      return fail(pe_error::truncated, "the PE signature at offset " + hex(lfanew) + " is cut off by the end of the " +
-                                           std::to_string(size) + "-byte file");
+      return fail(pe_error::truncated, at_offset(pe_finding::signature_cut_off, lfanew));
     }
     if (signature[0] != 'P' || signature[1] != 'E' || signature[2] != 0 || signature[3] != 0) {
-      return fail(pe_error::not_pe, "MZ header but no PE signature at offset " + hex(lfanew) +
-                                        " (e_lfanew): a DOS program or another format, not a Windows PE file");
+      return fail(pe_error::not_pe, at_offset(pe_finding::no_pe_signature, lfanew));
     }
     image_.signature_offset = lfanew;
     return true;
@@ -312,9 +417,7 @@ class reader {
   bool read_coff_header() {
     std::uint16_t characteristics = 0;
     if (!read_le(file_, coff_offset() + 18, characteristics)) {
-      return fail(pe_error::truncated, "the COFF header at offset " + hex(coff_offset()) +
-                                           " is cut off by the end of the " + std::to_string(file_.size()) +
-                                           "-byte file");
+      return fail(pe_error::truncated, at_offset(pe_finding::coff_header_cut_off, coff_offset()));
     }
     read_le(file_, coff_offset(), info_.machine);
     read_le(file_, coff_offset() + 2, section_count_);
@@ -326,17 +429,19 @@ class reader {
   bool read_optional_header() {
     std::uint16_t magic = 0;
     if (optional_size_ < 2) {
-      return fail(pe_error::bad_header,
-                  "SizeOfOptionalHeader is " + std::to_string(optional_size_) + ": an object file, not an image");
+      pe_fault fault = fault_of(pe_finding::object_file);
+      fault.value = optional_size_;
+      return fail(pe_error::bad_header, fault);
     }
     if (optional_offset() + optional_size_ > file_.size() || !read_le(file_, optional_offset(), magic)) {
-      return fail(pe_error::truncated, "the optional header (" + count_of_bytes(optional_size_) + " at offset " +
-                                           hex(optional_offset()) + ") runs past the end of the " +
-                                           std::to_string(file_.size()) + "-byte file");
+      pe_fault fault = at_offset(pe_finding::optional_header_past_end, optional_offset());
+      fault.size = optional_size_;
+      return fail(pe_error::truncated, fault);
     }
     if (magic != pe32_magic && magic != pe32_plus_magic) {
-      return fail(pe_error::unsupported,
-                  "optional header magic " + hex(magic) + " is neither PE32 (0x10b) nor PE32+ (0x20b)");
+      pe_fault fault = fault_of(pe_finding::optional_magic_unknown);
+      fault.value = magic;
+      return fail(pe_error::unsupported, fault);
     }
     image_.pe32_plus = info_.pe32_plus = magic == pe32_plus_magic;
     return read_optional_fields();
@@ -346,9 +451,11 @@ class reader {
   bool read_optional_fields() {
     std::uint64_t directories_at = image_.pe32_plus ? 112 : 96;
     if (optional_size_ < directories_at) {
-      return fail(pe_error::bad_header, "SizeOfOptionalHeader " + std::to_string(optional_size_) +
-                                            " is smaller than the " + std::to_string(directories_at) + " bytes a " +
-                                            (image_.pe32_plus ? "PE32+" : "PE32") + " optional header needs");
+      pe_fault fault = fault_of(pe_finding::optional_header_too_small);
+      fault.value = optional_size_;
+      fault.needed = directories_at;
+      fault.pe32_plus = image_.pe32_plus;
+      return fail(pe_error::bad_header, fault);
     }
     std::uint64_t at = optional_offset();
     if (image_.pe32_plus) {
@@ -374,9 +481,10 @@ class reader {
     std::uint64_t at = optional_offset() + optional_size_;
     std::uint64_t table_size = std::uint64_t(section_count_) * section_header_size;
     if (at + table_size > file_.size()) {
-      return fail(pe_error::truncated, "the section table (" + std::to_string(section_count_) + " sections of " +
-                                           std::to_string(section_header_size) + " bytes at offset " + hex(at) +
-                                           ") runs past the end of the " + std::to_string(file_.size()) + "-byte file");
+      pe_fault fault = at_offset(pe_finding::section_table_past_end, at);
+      fault.count = section_count_;
+      fault.size = section_header_size;
+      return fail(pe_error::truncated, fault);
     }
     image_.sections.resize(section_count_);
     for (section& s : image_.sections) {
@@ -406,17 +514,18 @@ class reader {
 inline bool read_export_names(reader& r, std::uint32_t table_rva, std::uint32_t count,
                               std::vector<std::string>& names) {
   file_span table;
-  if (!r.locate(table_rva, "export name table", table)) return false;
+  if (!r.locate(table_rva, subject_of(pe_part::export_name_table), table)) return false;
   if (table.length / 4 < count) {
-    return r.fail(pe_error::truncated, "the export name table (" + std::to_string(count) + " entries at RVA " +
-                                           hex(table_rva) + ") runs past its section's " +
-                                           count_of_bytes(table.length));
+    pe_fault fault = fault_of(pe_finding::export_name_table_past_section, {}, table_rva);
+    fault.count = count;
+    fault.size = table.length;
+    return r.fail(pe_error::truncated, fault);
   }
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint32_t rva = 0;
     std::string name;
     read_le(r.file(), table.offset + i * 4, rva);
-    if (!r.read_string(rva, "export name " + std::to_string(i), max_symbol_name, name)) return false;
+    if (!r.read_string(rva, subject_of(pe_part::export_name, i), max_symbol_name, name)) return false;
     names.push_back(std::move(name));
   }
   sort_names(names);
@@ -427,17 +536,19 @@ inline bool read_exports(reader& r, std::vector<std::string>& names, std::string
   const directory& dir = r.layout().directories[export_directory];
   if (dir.rva == 0) return true;
   file_span span;
-  if (!r.locate(dir.rva, "export directory", span)) return false;
+  if (!r.locate(dir.rva, subject_of(pe_part::export_directory), span)) return false;
   if (span.length < export_directory_size) {
-    return r.fail(pe_error::truncated, "the export directory at RVA " + hex(dir.rva) + " has " +
-                                           count_of_bytes(span.length) + " of its " +
-                                           std::to_string(export_directory_size) + " in the file");
+    pe_fault fault = fault_of(pe_finding::export_directory_short, {}, dir.rva);
+    fault.size = span.length;
+    fault.needed = export_directory_size;
+    return r.fail(pe_error::truncated, fault);
   }
   std::uint32_t name_rva = 0, name_count = 0, names_rva = 0;
   read_le(r.file(), span.offset + 12, name_rva);
   read_le(r.file(), span.offset + 24, name_count);
   read_le(r.file(), span.offset + 32, names_rva);
-  if (name_rva != 0 && !r.read_string(name_rva, "export directory: DLL name", max_dll_name, dll_name)) return false;
+  if (name_rva != 0 && !r.read_string(name_rva, subject_of(pe_part::export_dll_name), max_dll_name, dll_name))
+    return false;
   return name_count == 0 || read_export_names(r, names_rva, name_count, names);
 }
 
@@ -450,6 +561,16 @@ struct import_descriptor {
   std::uint32_t names_table_rva = 0;  // import lookup table (or the IAT when there is none)
 };
 
+// An import or delay-load directory (`directory`, at `rva`) whose `size` bytes hold `count`
+// descriptors, none of them the last.
+inline pe_fault descriptors_unterminated(const pe_subject& directory, std::uint64_t rva, std::uint64_t size,
+                                         std::uint64_t count) {
+  pe_fault fault = fault_of(pe_finding::descriptors_unterminated, directory, rva);
+  fault.size = size;
+  fault.count = count;
+  return fault;
+}
+
 // Calls visit(descriptor) for each descriptor of the import directory, in order, until the end of
 // the table; false when visit returns false or the table is broken (recorded in r).
 template <class Visit>
@@ -457,7 +578,8 @@ bool walk_import_descriptors(reader& r, Visit&& visit) {
   const directory& dir = r.layout().directories[import_directory];
   if (dir.rva == 0) return true;
   file_span span;
-  if (!r.locate(dir.rva, "import directory", span)) return false;
+  const pe_subject directory = subject_of(pe_part::import_directory);
+  if (!r.locate(dir.rva, directory, span)) return false;
   // The directory's Size is not used: the Windows loader ignores it and linkers set it loosely.
   std::uint64_t fit = span.length / import_descriptor_size;
   for (std::uint64_t i = 0; i < fit; ++i) {
@@ -471,10 +593,7 @@ bool walk_import_descriptors(reader& r, Visit&& visit) {
     if (name_rva == 0 || iat_rva == 0) return true;
     if (!visit(import_descriptor{i, name_rva, lookup_rva ? lookup_rva : iat_rva})) return false;
   }
-  return r.fail(pe_error::truncated, "the import directory at RVA " + hex(dir.rva) +
-                                         " has no terminating all-zero descriptor before the end of its " +
-                                         count_of_bytes(span.length) + " (" + std::to_string(fit) +
-                                         " descriptors read)");
+  return r.fail(pe_error::truncated, descriptors_unterminated(directory, dir.rva, span.length, fit));
 }
 
 // The same for the delay-load directory; VC6-era descriptors hold VAs, converted here to RVAs.
@@ -483,7 +602,8 @@ bool walk_delay_descriptors(reader& r, Visit&& visit) {
   const directory& dir = r.layout().directories[delay_import_directory];
   if (dir.rva == 0) return true;
   file_span span;
-  if (!r.locate(dir.rva, "delay-load directory", span)) return false;
+  const pe_subject directory = subject_of(pe_part::import_directory, 0, import_table::delay_load);
+  if (!r.locate(dir.rva, directory, span)) return false;
   std::uint64_t fit = span.length / delay_descriptor_size;
   for (std::uint64_t i = 0; i < fit; ++i) {
     std::uint64_t at = span.offset + i * delay_descriptor_size;
@@ -494,41 +614,35 @@ bool walk_delay_descriptors(reader& r, Visit&& visit) {
     if (name == 0) return true;
     std::uint64_t bias = (attributes & delay_attributes_rva) ? 0 : r.layout().image_base;
     if (name < bias || (names_table != 0 && names_table < bias)) {
-      return r.fail(pe_error::bad_header, "delay-load descriptor " + std::to_string(i) +
-                                              " holds addresses below the image base " + hex(bias));
+      pe_fault fault = fault_of(pe_finding::delay_below_image_base,
+                                subject_of(pe_part::import_descriptor, i, import_table::delay_load));
+      fault.value = bias;
+      return r.fail(pe_error::bad_header, fault);
     }
     std::uint32_t names_rva = names_table ? std::uint32_t(names_table - bias) : 0;
     if (!visit(import_descriptor{i, std::uint32_t(name - bias), names_rva})) return false;
   }
-  return r.fail(pe_error::truncated, "the delay-load directory at RVA " + hex(dir.rva) +
-                                         " has no terminating all-zero descriptor before the end of its " +
-                                         count_of_bytes(span.length) + " (" + std::to_string(fit) +
-                                         " descriptors read)");
+  return r.fail(pe_error::truncated, descriptors_unterminated(directory, dir.rva, span.length, fit));
 }
-
-enum class import_table { load_time, delay_load };
 
 template <class Visit>
 bool walk_descriptors(reader& r, import_table table, Visit&& visit) {
   return table == import_table::load_time ? walk_import_descriptors(r, visit) : walk_delay_descriptors(r, visit);
 }
 
-inline std::string descriptor_text(import_table table, const import_descriptor& d) {
-  return std::string(table == import_table::load_time ? "import" : "delay-load") + " descriptor " +
-         std::to_string(d.index);
-}
-
 inline bool read_dll_names(reader& r, import_table table, std::vector<std::string>& names) {
   return walk_descriptors(r, table, [&](const import_descriptor& d) {
     std::string name;
-    if (!r.read_string(d.name_rva, descriptor_text(table, d) + ": DLL name", max_dll_name, name)) return false;
+    if (!r.read_string(d.name_rva, subject_of(pe_part::import_dll_name, d.index, table), max_dll_name, name)) {
+      return false;
+    }
     names.push_back(std::move(name));
     return true;
   });
 }
 
 // The entries of an import lookup table: names ("hint" then the name) or "#<ordinal>".
-inline bool read_imported_names(reader& r, std::uint32_t table_rva, const std::string& what,
+inline bool read_imported_names(reader& r, std::uint32_t table_rva, const pe_subject& what,
                                 std::vector<std::string>& names) {
   file_span span;
   if (!r.locate(table_rva, what, span)) return false;
@@ -549,24 +663,25 @@ inline bool read_imported_names(reader& r, std::uint32_t table_rva, const std::s
       names.push_back("#" + std::to_string(entry & 0xFFFF));
       continue;
     }
+    pe_subject entry_subject = what;
+    entry_subject.part = pe_part::import_name_table_entry;
+    entry_subject.entry = at / entry_size;
     std::string name;
-    if (!r.read_string((entry & 0x7FFFFFFF) + 2, what + " entry " + std::to_string(at / entry_size), max_symbol_name,
-                       name)) {
-      return false;
-    }
+    if (!r.read_string((entry & 0x7FFFFFFF) + 2, entry_subject, max_symbol_name, name)) return false;
     names.push_back(std::move(name));
   }
-  return r.fail(pe_error::truncated, what + " at RVA " + hex(table_rva) + " has no terminating zero entry");
+  return r.fail(pe_error::truncated, fault_of(pe_finding::name_table_unterminated, what, table_rva));
 }
 
 inline bool read_names_imported_from(reader& r, import_table table, const std::string& dll_name,
                                      std::vector<std::string>& names) {
   return walk_descriptors(r, table, [&](const import_descriptor& d) {
-    std::string what = descriptor_text(table, d);
     std::string name;
-    if (!r.read_string(d.name_rva, what + ": DLL name", max_dll_name, name)) return false;
+    if (!r.read_string(d.name_rva, subject_of(pe_part::import_dll_name, d.index, table), max_dll_name, name)) {
+      return false;
+    }
     if (!same_name_ignoring_case(name, dll_name) || d.names_table_rva == 0) return true;
-    return read_imported_names(r, d.names_table_rva, what + ": name table", names);
+    return read_imported_names(r, d.names_table_rva, subject_of(pe_part::import_name_table, d.index, table), names);
   });
 }
 
@@ -577,20 +692,22 @@ constexpr std::uint32_t first_entry = 0xFFFFFFFF;  // not an ID: IDs are 16-bit
 // The target of the entry whose ID is `id` (or of the first entry) in the resource directory at
 // `offset` from the resource root; 0 when there is none (0 is the root itself, never a target).
 // The entry count is checked against the bytes present before any entry is read.
-inline bool find_resource_entry(reader& r, std::uint32_t offset, std::uint32_t id, const char* level,
+inline bool find_resource_entry(reader& r, std::uint32_t offset, std::uint32_t id, pe_part level,
                                 std::uint32_t& target) {
   std::uint64_t root = r.layout().directories[resource_directory].rva;
   file_span span;
-  std::string what = std::string("resource directory (") + level + ")";
+  const pe_subject what = subject_of(level);
   if (!r.locate(root + offset, what, span)) return false;
   std::uint16_t named = 0, ids = 0;
-  if (span.length < resource_directory_size) return r.fail(pe_error::truncated, what + " is cut off");
+  if (span.length < resource_directory_size) return r.fail(pe_error::truncated, fault_of(pe_finding::cut_off, what));
   read_le(r.file(), span.offset + 12, named);
   read_le(r.file(), span.offset + 14, ids);
   std::uint64_t count = std::uint64_t(named) + ids;
   if (resource_directory_size + count * resource_entry_size > span.length) {
-    return r.fail(pe_error::truncated, what + " lists " + std::to_string(count) + " entries; " +
-                                           count_of_bytes(span.length) + " are in the file");
+    pe_fault fault = fault_of(pe_finding::resource_entries_past_end, what);
+    fault.count = count;
+    fault.size = span.length;
+    return r.fail(pe_error::truncated, fault);
   }
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint32_t name = 0;
@@ -609,12 +726,13 @@ inline std::uint32_t target_offset(std::uint32_t target) { return target & ~reso
 inline bool resource_data(reader& r, std::uint32_t offset, file_span& data) {
   file_span entry;
   std::uint64_t root = r.layout().directories[resource_directory].rva;
-  if (!r.locate(root + offset, "RT_VERSION data entry", entry)) return false;
-  if (entry.length < resource_data_entry_size) return r.fail(pe_error::truncated, "RT_VERSION data entry is cut off");
+  const pe_subject what = subject_of(pe_part::version_data_entry);
+  if (!r.locate(root + offset, what, entry)) return false;
+  if (entry.length < resource_data_entry_size) return r.fail(pe_error::truncated, fault_of(pe_finding::cut_off, what));
   std::uint32_t data_rva = 0, size = 0;
   read_le(r.file(), entry.offset, data_rva);
   read_le(r.file(), entry.offset + 4, size);
-  if (!r.locate(data_rva, "RT_VERSION data", data)) return false;
+  if (!r.locate(data_rva, subject_of(pe_part::version_data), data)) return false;
   data.length = std::min<std::uint64_t>({data.length, size, max_version_resource});
   return true;
 }
@@ -624,20 +742,18 @@ inline bool resource_data(reader& r, std::uint32_t offset, file_span& data) {
 inline bool version_resource_data(reader& r, file_span& data) {
   data = file_span{};
   std::uint32_t types = 0, names = 0, languages = 0;
-  if (!find_resource_entry(r, 0, rt_version, "types", types)) return false;
+  if (!find_resource_entry(r, 0, rt_version, pe_part::resource_types, types)) return false;
   if (types == 0) return true;
-  if (!is_subdirectory(types)) return r.fail(pe_error::bad_header, "resource tree: RT_VERSION is not a directory");
-  if (!find_resource_entry(r, target_offset(types), first_entry, "RT_VERSION names", names)) return false;
+  if (!is_subdirectory(types)) return r.fail(pe_error::bad_header, fault_of(pe_finding::version_not_directory));
+  if (!find_resource_entry(r, target_offset(types), first_entry, pe_part::resource_names, names)) return false;
   if (names == 0) return true;
   if (!is_subdirectory(names)) {
-    return r.fail(pe_error::bad_header, "resource tree: the RT_VERSION name entry is not a directory");
+    return r.fail(pe_error::bad_header, fault_of(pe_finding::version_name_not_directory));
   }
-  if (!find_resource_entry(r, target_offset(names), first_entry, "RT_VERSION languages", languages)) return false;
+  if (!find_resource_entry(r, target_offset(names), first_entry, pe_part::resource_languages, languages)) return false;
   if (languages == 0) return true;
   if (is_subdirectory(languages)) {
-    return r.fail(pe_error::bad_header,
-                  "resource tree: the RT_VERSION language entry points to a directory, not to data (a loop or "
-                  "a tree deeper than three levels)");
+    return r.fail(pe_error::bad_header, fault_of(pe_finding::version_language_not_data));
   }
   return resource_data(r, languages, data);
 }
@@ -749,7 +865,9 @@ inline bool read_version_resource(reader& r, pe_info& info) {
   memory_source data(std::move(bytes));
   version_block root;
   if (!read_version_block(data, 0, data.size(), root)) {
-    return r.fail(pe_error::bad_header, "the VS_VERSIONINFO block is malformed (" + count_of_bytes(data.size()) + ")");
+    pe_fault fault = fault_of(pe_finding::version_info_malformed);
+    fault.size = data.size();
+    return r.fail(pe_error::bad_header, fault);
   }
   read_fixed_file_info(data, root, info);
   info.original_filename = version_string(data, root, "OriginalFilename");

@@ -6,8 +6,10 @@
 #include <string>
 
 #include "../../files/elf.hpp"
+#include "../../files/words/elf.hpp"
 #include "../../types/status_types.hpp"
 #include "../../platform/platform.hpp"
+#include "../words/file_checks.hpp"
 
 namespace cushim {
 namespace detail {
@@ -29,7 +31,7 @@ inline outcome inspect_elf(const std::string& open_error, const elf_info& info, 
   const bool other_class = file_size >= native_header && info.elf_class != 0 && info.elf_class != native_elf_class();
   const bool other_machine = info.machine != 0 && info.machine != native_elf_machine();
   if (info.error != elf_error::none && !other_class && !other_machine) {
-    detail = "not a shared library: " + info.error_detail;
+    detail = words::not_a_shared_library(words::describe(info.fault));
     return outcome::bad_format;
   }
   if (other_class || other_machine) {

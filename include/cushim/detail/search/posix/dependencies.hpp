@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../../files/elf.hpp"
+#include "../../files/words/elf.hpp"
 #include "../missing_dependency.hpp"
 #include "../path_list.hpp"
 #include "../../platform/platform.hpp"
@@ -132,7 +133,7 @@ class dependency_resolver {
   std::vector<std::string> needs(const std::string& path, std::string& error) const {
     const read_file& file = elf_of(path);
     if (!file.open_error.empty()) return error = file.open_error, std::vector<std::string>();
-    if (file.info.error != elf_error::none) return error = file.info.error_detail, std::vector<std::string>();
+    if (file.info.error != elf_error::none) return error = words::describe(file.info.fault), std::vector<std::string>();
     return file.info.needed;
   }
 

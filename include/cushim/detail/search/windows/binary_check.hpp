@@ -5,7 +5,9 @@
 
 #include "../../types/status_types.hpp"
 #include "../../files/pe.hpp"
+#include "../../files/words/pe.hpp"
 #include "../../platform/platform.hpp"
+#include "../words/file_checks.hpp"
 
 namespace cushim {
 namespace detail {
@@ -17,7 +19,7 @@ inline outcome inspect_file(const std::string& path, std::string& detail) {
   platform::file_source file(path);
   pe_info info = read_pe(file);
   if (info.error != pe_error::none) {
-    detail = "not a DLL: " + info.error_detail;
+    detail = words::not_a_dll(words::describe(info.fault));
     return outcome::bad_format;
   }
   if (info.machine != native_pe_machine()) {

@@ -13,6 +13,7 @@
 #include "../path_list.hpp"
 #include "../words/dependencies.hpp"
 #include "../../files/pe.hpp"
+#include "../../files/words/pe.hpp"
 #include "../../platform/platform.hpp"
 #include "binary_check.hpp"
 
@@ -100,7 +101,7 @@ class dependency_resolver {
     file_source file(path);
     if (!file.ok()) return error = file.error(), std::vector<std::string>();
     pe_info info = read_pe(file);
-    if (info.error != pe_error::none) return error = info.error_detail, std::vector<std::string>();
+    if (info.error != pe_error::none) return error = words::describe(info.fault), std::vector<std::string>();
     return info.imports;
   }
 
