@@ -35,9 +35,8 @@ inline outcome inspect_elf(const std::string& open_error, const elf_info& info, 
     return outcome::bad_format;
   }
   if (other_class || other_machine) {
-    detail = "a " + std::to_string(info.elf_class) + "-bit " + elf_machine_name(info.machine) +
-             " library; this process is " + std::to_string(native_elf_class()) + "-bit " +
-             elf_machine_name(native_elf_machine());
+    detail = words::library_of_other_architecture(info.elf_class, elf_machine_name(info.machine), native_elf_class(),
+                                                  elf_machine_name(native_elf_machine()));
     return outcome::wrong_architecture;
   }
   return outcome::loaded;

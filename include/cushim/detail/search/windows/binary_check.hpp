@@ -23,8 +23,7 @@ inline outcome inspect_file(const std::string& path, std::string& detail) {
     return outcome::bad_format;
   }
   if (info.machine != native_pe_machine()) {
-    detail = std::string("a DLL for ") + pe_machine_name(info.machine) + "; this process is " +
-             pe_machine_name(native_pe_machine());
+    detail = words::dll_of_other_architecture(pe_machine_name(info.machine), pe_machine_name(native_pe_machine()));
     return outcome::wrong_architecture;
   }
   return outcome::loaded;
