@@ -1,20 +1,15 @@
 #!/usr/bin/env python3
 """Every sentence a person reads is written in a words file (docs/contributing.md, "Where words
 live"). Lists the string literals of four or more words in doctor/ and include/cushim/detail/
-outside the words files and fails on each one the baseline does not hold, printing file:line and
-the literal. The baseline (sentence_literals_baseline.txt, one literal a line as this script prints
-it) holds those not yet moved; it only ever shrinks: a line no literal matches any more fails too,
-and --shrink removes such lines (it never adds one).
+outside the words files and fails on each one, printing file:line and the literal.
 
-Usage: check_sentence_literals.py ROOT [--shrink]"""
-import collections
+Usage: check_sentence_literals.py ROOT"""
 import pathlib
 import re
 import sys
 
 SCANNED = ('doctor', 'include/cushim/detail')
 SOURCE_SUFFIXES = ('.hpp', '.cpp', '.inc', '.h')
-BASELINE = pathlib.Path(__file__).with_name('sentence_literals_baseline.txt')
 
 
 def is_words_file(rel):
@@ -117,35 +112,18 @@ def check_rules():
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != '--shrink']
-    shrink = '--shrink' in sys.argv[1:]
-    root = pathlib.Path(args[0] if args else '.').resolve()
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else '.').resolve()
     if not check_rules():
         return 1
-    baseline = [l for l in BASELINE.read_text(encoding='utf-8').split('\n') if l]
-    allowed = collections.Counter(baseline)
-    new = []
-    for rel, line, body in sentences(root):
-        if allowed[body] > 0:
-            allowed[body] -= 1
-        else:
-            new.append(f'{rel}:{line}: "{body}"')
-    stale = +allowed
-    if shrink:
-        kept = collections.Counter(baseline) - stale
-        BASELINE.write_text(''.join(l + '\n' for l in sorted(kept.elements())), encoding='utf-8')
-        print(f'{BASELINE.name}: {sum(stale.values())} lines removed, {sum(kept.values())} left')
-        baseline, stale = list(kept.elements()), collections.Counter()
-    for n in new:
-        print(n)
-    if new:
-        print(f'{len(new)} sentence literals outside the words files: build them in a words file from named '
+    found = [f'{rel}:{line}: "{body}"' for rel, line, body in sentences(root)]
+    for f in found:
+        print(f)
+    if found:
+        print(f'{len(found)} sentence literals outside the words files: build them in a words file from named '
               'constructors that take facts (docs/contributing.md, "Where words live")')
-    for body, count in sorted(stale.items()):
-        print(f'{BASELINE.name}: "{body}" ({count}x) is gone: run with --shrink to remove it')
-    if not new and not stale:
-        print(f'no new sentence literals; {len(baseline)} in the baseline')
-    return 1 if new or stale else 0
+        return 1
+    print('no sentence literals outside the words files')
+    return 0
 
 
 if __name__ == '__main__':
