@@ -145,7 +145,7 @@ class dependency_resolver {
     std::pair<std::uint64_t, std::uint64_t> key{id.device, id.inode};
     auto known = closure_.find(key);
     if (id.known() && known != closure_.end()) return known->second;
-    if (id.known()) closure_[key] = {};  // a cycle back to this file adds nothing
+    if (id.known()) closure_.emplace(key, std::vector<missing_dependency>());  // a cycle back to this file adds nothing
     if (closure_.size() > max_files) return {};
     std::vector<missing_dependency> result;
     const elf_info& info = elf_of(path).info;
@@ -160,7 +160,7 @@ class dependency_resolver {
         }
       }
     }
-    if (id.known()) closure_[key] = result;
+    if (id.known()) closure_[key] = std::vector<missing_dependency>(result);  // moved in: no element-wise assignment
     return result;
   }
 

@@ -60,7 +60,8 @@ class sublibrary_finder {
       std::string found = resolver_->locate(name, main_path_, looked, load_kind::by_name, name == file_name);
       if (skipped) {
         for (const searched_place& entry : looked) {
-          if (names_unusable_file(entry)) skipped->push_back(entry);
+          if (names_unusable_file(entry))
+            skipped->push_back(searched_place(entry));  // a copy, moved in: the resolver's push_back
         }
       }
       if (!found.empty()) return found;

@@ -32,7 +32,8 @@ class sublibrary_finder {
     std::string found = resolver_.locate(file_name, "", searched, load_kind::by_name);
     if (skipped) {
       for (const searched_place& entry : searched) {
-        if (names_unusable_file(entry)) skipped->push_back(entry);
+        if (names_unusable_file(entry))
+          skipped->push_back(searched_place(entry));  // a copy, moved in: the resolver's push_back
       }
     }
     return found;

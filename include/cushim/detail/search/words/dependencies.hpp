@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../path_list.hpp"
@@ -43,16 +44,18 @@ inline std::string copy_on_path(const std::string& candidate) {
 // "ld.so.cache: /usr/lib/libcudnn_ops.so.9 (ends the search: not an ELF file)".
 inline std::string place_text(const searched_place& p) {
   using finding = searched_place::finding;
+  if (p.what == finding::on_path) return copy_on_path(p.path);
   std::string text = p.from_cache ? "ld.so.cache: " : "";
-  switch (p.what) {
-    case finding::absent: return text + p.path;
-    case finding::no_cache_entry: return text + "no entry";
-    case finding::passed_over: return text + p.path + " (skipped: " + p.why + ")";
-    case finding::ends_search: return text + p.path + " (ends the search: " + p.why + ")";
-    case finding::blocks_search: return text + p.path + " (blocks the search: " + fifo_blocks_text + ")";
-    case finding::on_path: return copy_on_path(p.path);
-    case finding::named: return p.path;
-  }
+  if (p.what == finding::no_cache_entry) return text + "no entry";
+  text += p.path;
+  const char* marker = p.what == finding::passed_over     ? " (skipped: "
+                       : p.what == finding::ends_search   ? " (ends the search: "
+                       : p.what == finding::blocks_search ? " (blocks the search: "
+                                                          : nullptr;
+  if (!marker) return text;  // absent, named
+  text += marker;
+  text += p.what == finding::blocks_search ? std::string_view(fifo_blocks_text) : std::string_view(p.why);
+  text += ')';
   return text;
 }
 
