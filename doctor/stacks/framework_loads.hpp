@@ -99,7 +99,7 @@ import_walk walk_imports(const Resolver& resolver, const std::string& top, load_
     pending.pop_back();
     std::string error;
     for (const std::string& name : resolver.needs(chain.back(), error)) {
-      std::vector<std::string> searched;
+      std::vector<searched_place> searched;
       std::string found = resolver.locate(name, platform::requester_for(top, chain.back()), searched, kind);
       if (found.empty()) found = fallback(name, searched);
       // As a person reads it: a RUNPATH's $ORIGIN/../../nvidia/cudnn/lib without its "..".
@@ -122,10 +122,22 @@ import_walk walk_imports(const Resolver& resolver, const std::string& top, load_
   return walk;
 }
 
+// The file the platform's loader would use for `name` (the resolver's locate), with where it
+// looked said after `searched` (words::place_texts).
+template <class Resolver>
+std::string locate_and_say(const Resolver& resolver, const std::string& name, const std::string& requester,
+                           std::vector<std::string>& searched, load_kind kind) {
+  std::vector<searched_place> places;
+  std::string found = resolver.locate(name, requester, places, kind);
+  for (std::string& text : detail::words::place_texts(places)) searched.push_back(std::move(text));
+  return found;
+}
+
 // An import walk that finds no more than the platform's loader does.
 template <class Resolver>
 import_walk walk_imports(const Resolver& resolver, const std::string& top, load_kind kind) {
-  return walk_imports(resolver, top, kind, [](const std::string&, std::vector<std::string>&) { return std::string(); });
+  return walk_imports(resolver, top, kind,
+                      [](const std::string&, std::vector<searched_place>&) { return std::string(); });
 }
 
 // The files of a walk that are libraries cushim names, as a framework's loads.

@@ -120,8 +120,8 @@ TEST_CASE("PE checks on the fixture DLLs: version resource, machine, imports") {
   CHECK(missing[0].name == "zlibwapi.dll");
   CHECK(missing[0].needed_by() == needs);
   REQUIRE(missing[0].searched.size() == 3);
-  CHECK(missing[0].searched[0] == parent_dir(needs));
-  CHECK(missing[0].searched[2] == platform::system_folder());
+  CHECK(words::place_text(missing[0].searched[0]) == parent_dir(needs));
+  CHECK(words::place_text(missing[0].searched[2]) == platform::system_folder());
 
   // A copy on PATH does not count for the imports of a DLL loaded by full path, but it is named.
   std::string zlib_dir = parent_dir(platform::narrow(platform::widen(win_test::fixture("zlibwapi", "zlibwapi.dll"))));
@@ -131,9 +131,10 @@ TEST_CASE("PE checks on the fixture DLLs: version resource, machine, imports") {
   ::SetEnvironmentVariableW(L"PATH", platform::widen(old_path).c_str());
   REQUIRE(missing.size() == 1);
   REQUIRE(missing[0].searched.size() == 4);
-  CHECK(missing[0].searched[3] == join_path(zlib_dir, "zlibwapi.dll") +
-                                      " (on PATH, which Windows does not search for the imports of a DLL loaded by "
-                                      "full path: copy it beside the DLL)");
+  CHECK(words::place_text(missing[0].searched[3]) ==
+        join_path(zlib_dir, "zlibwapi.dll") +
+            " (on PATH, which Windows does not search for the imports of a DLL loaded by "
+            "full path: copy it beside the DLL)");
 }
 
 TEST_CASE("versioned folders: newest minor first, other majors left out") {

@@ -46,7 +46,7 @@ struct loader_input {
 // torch/__init__.py: when loading its libraries fails on a CUDA library, it loads every one it
 // knows from site-packages/nvidia/<package>/lib (nvidia/cu13/lib for CUDA 13) and tries again.
 inline std::string nvidia_wheel_copy(const std::string& site, const std::string& name,
-                                     std::vector<std::string>& searched) {
+                                     std::vector<searched_place>& searched) {
   std::string nvidia = join_path(site, "nvidia");
   folder_listing packages = list_names(nvidia, discovery::folder_names_limit);
   for (const std::string& package : packages.names) {
@@ -54,7 +54,7 @@ inline std::string nvidia_wheel_copy(const std::string& site, const std::string&
     std::string why;
     if (check_file(path).state == file_state::regular && inspect_file(path, why) == outcome::loaded) return path;
   }
-  searched.push_back(discovery::words::torch_preload_place(nvidia));
+  searched.push_back({searched_place::finding::named, discovery::words::torch_preload_place(nvidia), {}, false});
   return {};
 }
 
@@ -62,7 +62,7 @@ inline discovery::import_walk walk_framework(const loader_input& in, const disco
                                              const dependency_resolver& resolver) {
   bool torch = found.spec->loader == discovery::loader_model::torch;
   return discovery::walk_imports(resolver, found.fw.native_file, load_kind::by_path,
-                                 [&](const std::string& name, std::vector<std::string>& searched) {
+                                 [&](const std::string& name, std::vector<searched_place>& searched) {
                                    return torch ? nvidia_wheel_copy(in.site.dir, name, searched) : std::string();
                                  });
 }
@@ -82,7 +82,12 @@ inline void check_cudnn_loads(const loader_input& in, const std::vector<std::pai
   sublibrary_finder finder(cudnn_path, &resolver);
   discovery::check_cudnn_by_name(
       discovery::describe_load(cudnn_name, cudnn_path, in.wheels), major, in.wheels,
-      [&](const std::string& file, std::vector<std::string>& searched) { return finder.by_name(file, searched); },
+      [&](const std::string& file, std::vector<std::string>& searched) {
+        std::vector<searched_place> places;
+        std::string path = finder.by_name(file, places);
+        searched = detail::words::place_texts(places);
+        return path;
+      },
       discovery::words::from_process(fw.name), fw);
 }
 
@@ -115,7 +120,8 @@ inline void simulate_wheel_libraries(const loader_input& in, discovery::found_fr
     std::vector<std::string> searched;
     if (!resolver.loadable(path, why)) {
       searched.push_back(parent_dir(path));
-      path = discovery::lexically_normal(resolver.locate(w.file, requester, searched, load_kind::by_name));
+      path = discovery::lexically_normal(
+          discovery::locate_and_say(resolver, w.file, requester, searched, load_kind::by_name));
     }
     if (path.empty()) {
       if (missing.empty()) first_searched = searched;
@@ -161,7 +167,7 @@ inline void add_driver_loads(const loader_input& in, const discovery::found_fram
                              const dependency_resolver& resolver, machine::framework& fw) {
   if (fw.build != "cuda") return;
   for (const char* name : found.spec->linux_driver_loads) {
-    std::vector<std::string> searched;
+    std::vector<searched_place> searched;
     std::string path = resolver.locate(name, fw.native_file, searched, load_kind::by_name);
     if (!path.empty()) fw.loads.push_back(discovery::describe_load(name, discovery::lexically_normal(path), in.wheels));
   }

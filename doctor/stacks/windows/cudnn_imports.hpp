@@ -30,7 +30,7 @@ inline void resolve_cudnn_imports(const discovery::context& ctx, machine::cudnn_
     std::string error;
     for (const std::string& name : resolver.needs(file, error)) {
       if (is_api_set(name) || starts_ignoring_case(name, "cudnn")) continue;  // cuDNN's own: its sub-libraries
-      std::vector<std::string> searched;
+      std::vector<searched_place> searched;
       std::string found = resolver.locate(name, "", searched, load_kind::by_name);
       if (!found.empty() && !walk_into(found)) continue;  // the system's own
       machine::resolved_import* known = nullptr;
@@ -38,7 +38,7 @@ inline void resolve_cudnn_imports(const discovery::context& ctx, machine::cudnn_
         if (pe_format::same_name_ignoring_case(i.name, name)) known = &i;
       }
       if (!known) {
-        c.imports.push_back({name, found, {}, searched});
+        c.imports.push_back({name, found, {}, detail::words::place_texts(searched)});
         known = &c.imports.back();
       }
       known->needed_by += (known->needed_by.empty() ? "" : ", ") + file_name_of(file);

@@ -114,7 +114,7 @@ inline void simulate_extension(const loader_input& in, discovery::found_framewor
   }
   for (const std::string& name : found.by_name_loads) {
     std::vector<std::string> searched;
-    std::string path = resolver.locate(name, "", searched, load_kind::by_name);
+    std::string path = discovery::locate_and_say(resolver, name, "", searched, load_kind::by_name);
     if (path.empty()) {
       fw.problems.push_back(discovery::words::by_name_load_fails(fw, name, searched));
       continue;

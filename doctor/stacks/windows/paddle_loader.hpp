@@ -26,7 +26,7 @@ inline std::string paddle_cudnn(const loader_input& in, const dependency_resolve
     if (check_path(path).kind == path_kind::file) return path;
     searched.push_back(flag + " (FLAGS_cudnn_dir)");
   }
-  std::string path = resolver.locate(name, "", searched, load_kind::by_name);
+  std::string path = discovery::locate_and_say(resolver, name, "", searched, load_kind::by_name);
   if (!path.empty() || toolkit_bin.empty()) return path;
   path = join_path(toolkit_bin, name);
   if (check_path(path).kind == path_kind::file) return path;

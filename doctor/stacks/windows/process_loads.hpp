@@ -41,8 +41,8 @@ inline std::string application_folder(const machine::environment& env) {
 // The Windows error a failed walk stands for, as Python's OSError prints it.
 inline std::string win_error(const missing_dependency& m) {
   if (!m.absent_functions.empty()) return discovery::words::win_error_127();
-  for (const std::string& s : m.searched) {
-    if (s.find(ends_search_marker) != std::string::npos) return discovery::words::win_error_193();
+  for (const searched_place& s : m.searched) {
+    if (s.what == searched_place::finding::ends_search) return discovery::words::win_error_193();
   }
   return discovery::words::win_error_126();
 }
@@ -82,7 +82,7 @@ inline void check_cudnn(const loader_input& in, const dependency_resolver& resol
   discovery::check_cudnn_by_name(
       discovery::describe_load(file_name_of(cudnn_path), cudnn_path, in.wheels), major, in.wheels,
       [&](const std::string& file, std::vector<std::string>& searched) {
-        std::string path = resolver.locate(file, "", searched, load_kind::by_name);
+        std::string path = discovery::locate_and_say(resolver, file, "", searched, load_kind::by_name);
         if (!path.empty()) return path;
         for (const std::string& dir : user_dirs) {
           std::string there = join_path(dir, file);

@@ -88,7 +88,9 @@ CUSHIM_LOCAL_BINDING file_dependencies dependencies_of(const std::string& path) 
   detail::platform::dependency_resolver resolver;
   for (const std::string& name : resolver.needs(path, result.error)) {
     dependency d{name, {}, {}};
-    d.path = resolver.locate(name, path, d.searched);
+    std::vector<detail::searched_place> searched;
+    d.path = resolver.locate(name, path, searched);
+    d.searched = detail::words::place_texts(searched);
     result.needs.push_back(std::move(d));
   }
   return result;

@@ -200,15 +200,15 @@ inline void note_missing_by_name_loads(library_state& lib, sublibrary_finder& fi
   std::string major = std::to_string(cuda_major);
   for (const by_name_load& load : by_name_loads) {
     std::string name = file_name_for_major(*load.library, cuda_major);
-    std::vector<std::string> searched;
+    std::vector<searched_place> searched;
     if (name.empty() || !finder.by_name(name, searched).empty()) continue;
     const std::string blocker = blocking_file(searched);
     if (!blocker.empty()) {
       lib.st.problems.push_back(problems_of::by_name_load_blocked(name, load.engines, blocker));
       continue;
     }
-    lib.st.problems.push_back(problems_of::by_name_load_missing(name, load.engines, joined(searched), *load.library,
-                                                                major, load.pip_package));
+    lib.st.problems.push_back(
+        problems_of::by_name_load_missing(name, load.engines, searched, *load.library, major, load.pip_package));
   }
 }
 

@@ -37,7 +37,7 @@ inline void locate_builtins(library_state& lib, platform::library_handle) {
   b.file_name = builtins_file_name(lib.st.version);
   b.version = lib.st.version;
   sublibrary_finder finder(lib.st.path);
-  std::vector<std::string> searched;
+  std::vector<searched_place> searched;
   std::string by_name = finder.by_name(b.file_name, searched);
   b.path = by_name;
   b.usable = !b.path.empty();
@@ -49,7 +49,7 @@ inline void locate_builtins(library_state& lib, platform::library_handle) {
     if (load_sublibrary(own, finder, lib.sublibrary_handles) || by_name.empty()) b = own;  // else NVRTC's own find
     b.preloaded = b.path == beside && b.usable;
   } else if (b.path.empty()) {
-    b.problem = words::builtins_not_found(lib.st.path, joined(searched));
+    b.problem = words::builtins_not_found(lib.st.path, searched);
   }
   lib.st.sublibraries.push_back(b);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "path_list.hpp"
+#include "searched_place.hpp"
 #include "words/dependencies.hpp"
 
 namespace cushim {
@@ -19,42 +20,10 @@ enum class load_kind {
   by_name,  // by bare name, as cuDNN loads its sub-libraries
 };
 
-// How a search list ("searched") marks a file the system loader met and did not take: it passes
-// over a library of another architecture and goes on, and ends the search for that name at any
-// other file it cannot load (glibc: "invalid ELF header"; Windows: error 193).
-// A FIFO it meets it opens, and then waits for a writer, forever: the search never ends.
-constexpr const char* passed_over_marker = " (skipped: ";
-constexpr const char* ends_search_marker = " (ends the search: ";
-constexpr const char* blocks_search_marker = " (blocks the search: ";
-
-inline std::string searched_entry(const std::string& path, bool ends_search, const std::string& why) {
-  return path + (ends_search ? ends_search_marker : passed_over_marker) + why + ")";
-}
-
-inline std::string blocking_entry(const std::string& path) {
-  return path + blocks_search_marker + words::fifo_blocks_text + ")";
-}
-
-inline bool names_unusable_file(const std::string& entry) {
-  return entry.find(passed_over_marker) != std::string::npos || entry.find(ends_search_marker) != std::string::npos ||
-         entry.find(blocks_search_marker) != std::string::npos;
-}
-
-// The file of a search list's entry that blocks the search (blocking_entry), or empty.
-inline std::string blocking_file(const std::vector<std::string>& searched) {
-  for (const std::string& entry : searched) {
-    std::size_t at = entry.find(blocks_search_marker);
-    if (at == std::string::npos) continue;
-    std::size_t from = entry.compare(0, 13, "ld.so.cache: ") == 0 ? 13 : 0;
-    return entry.substr(from, at - from);
-  }
-  return {};
-}
-
 struct missing_dependency {
   std::vector<std::string> chain;             // the file walked first, then each one on the way
   std::string name;                           // what chain.back() needs, e.g. libcublasLt.so.13
-  std::vector<std::string> searched;          // what was looked at, in the loader's order
+  std::vector<searched_place> searched;       // what was looked at, in the loader's order
   std::string found;                          // the file found for it, when functions are absent
   std::vector<std::string> absent_functions;  // imported from it but not exported by `found`
 
@@ -69,7 +38,7 @@ inline std::string joined(const std::vector<std::string>& items, const char* sep
 
 inline std::string describe(const missing_dependency& m) {
   if (!m.absent_functions.empty()) return words::functions_not_exported(m.chain, m.name, m.found, m.absent_functions);
-  return words::dependency_not_found(m.chain, m.name, joined(m.searched));
+  return words::dependency_not_found(m.chain, m.name, m.searched);
 }
 
 // The missing dependencies of `path` that `found`'s own walk reported, reached through it.

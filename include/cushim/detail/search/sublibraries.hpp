@@ -5,7 +5,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,26 +21,16 @@ namespace {
 
 using platform::sublibrary_finder;
 
-// "ld.so.cache: /usr/lib/libcudnn_ops.so.9 (ends the search: not an ELF file)", as a search lists
-// a file it did not take (searched_entry), split into the file and the reason.
-inline shadowing_copy shadowing_copy_of(const std::string& entry) {
-  const std::string cache = "ld.so.cache: ";
-  std::size_t from = entry.compare(0, cache.size(), cache) == 0 ? cache.size() : 0;
-  for (const char* marker : {passed_over_marker, ends_search_marker, blocks_search_marker}) {
-    std::size_t at = entry.find(marker), length = std::strlen(marker);
-    if (at == std::string::npos || entry.back() != ')') continue;
-    std::string why = entry.substr(at + length, entry.size() - at - length - 1);
-    if (marker == ends_search_marker) why = words::ends_the_search(why);
-    if (marker == blocks_search_marker) why = words::blocks_the_search(why);
-    return {entry.substr(from, at - from), why};
-  }
-  return {entry.substr(from), ""};
+// A file cuDNN's by-name search met and did not take (names_unusable_file), as a shadowing copy.
+inline shadowing_copy shadowing_copy_of(const searched_place& place) {
+  bool blocks = place.what == searched_place::finding::blocks_search;
+  return {place.path, words::shadowing_why(place), false, blocks};
 }
 
 // The FIFO a sub-library's by-name search blocks on (locate_sublibrary), or empty.
 inline std::string blocker_of(const sublibrary& s) {
   for (const shadowing_copy& copy : s.shadowing) {
-    if (copy.why.find(words::fifo_blocks_text) != std::string::npos) return copy.path;
+    if (copy.blocks) return copy.path;
   }
   return {};
 }
@@ -64,9 +53,9 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   s.file_name = sublibrary_file_name(spec.name, major);
   s.required = spec.role == sublibrary_role::root;
   s.known = spec.known;
-  std::vector<std::string> searched, skipped;
+  std::vector<searched_place> searched, skipped;
   std::string by_name = finder.by_name(s.file_name, searched, &skipped);
-  for (const std::string& entry : skipped) s.shadowing.push_back(shadowing_copy_of(entry));
+  for (const searched_place& entry : skipped) s.shadowing.push_back(shadowing_copy_of(entry));
   // A FIFO that cuDNN's own load meets before any copy: no preload helps (the name it tries there
   // matches no loaded library), so whatever needs this sub-library would wait forever.
   const std::string blocker = blocking_file(skipped);
@@ -96,8 +85,8 @@ inline sublibrary locate_sublibrary(const sublibrary_spec& spec, int major, cons
   s.usable = !s.path.empty();
   if (s.path.empty()) {
     s.problem = platform::check_file(sibling).state == platform::file_state::regular
-                    ? words::sibling_unusable(sibling, why_not, joined(searched))
-                    : words::sublibrary_not_found(s.file_name, main_path, joined(searched));
+                    ? words::sibling_unusable(sibling, why_not, searched)
+                    : words::sublibrary_not_found(s.file_name, main_path, searched);
   }
   return s;
 }

@@ -62,6 +62,7 @@ struct shadowing_copy {
   std::string path;
   std::string why;             // "not an ELF file", "cuDNN 9.23.0", ...
   bool other_release = false;  // true: loadable, but of another release; false: unusable
+  bool blocks = false;         // a FIFO: the search waits on it forever, and meets nothing after it
 };
 
 // A file a library loads by name itself: one of cuDNN's sub-libraries (libcudnn_cnn.so.9,

@@ -108,7 +108,7 @@ class dependency_resolver {
   // RPATH and RUNPATH count), or empty. `searched` receives each place looked at, with why a file
   // there was skipped; without `note_absent`, only the files met there (the folders where there is
   // none cost a string each, which a caller that asks about many names may not need).
-  std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
+  std::string locate(const std::string& name, const std::string& requester_path, std::vector<searched_place>& searched,
                      load_kind = load_kind::by_path, bool note_absent = true) const {
     auto known = dirs_.find(requester_path);
     if (known == dirs_.end()) {
@@ -146,13 +146,13 @@ class dependency_resolver {
     std::pair<std::uint64_t, std::uint64_t> key{id.device, id.inode};
     auto known = closure_.find(key);
     if (id.known() && known != closure_.end()) return known->second;
-    if (id.known()) closure_[key] = {};  // a cycle back to this file adds nothing
+    if (id.known()) closure_.emplace(key, std::vector<missing_dependency>());  // a cycle back to this file adds nothing
     if (closure_.size() > max_files) return {};
     std::vector<missing_dependency> result;
     const elf_info& info = elf_of(path).info;
     if (info.error == elf_error::none) {
       for (const std::string& name : info.needed) {
-        std::vector<std::string> searched;
+        std::vector<searched_place> searched;
         std::string found = locate(name, info, path, searched);
         if (found.empty()) {
           result.push_back({{path}, name, std::move(searched), {}, {}});
@@ -161,7 +161,7 @@ class dependency_resolver {
         }
       }
     }
-    if (id.known()) closure_[key] = result;
+    if (id.known()) closure_[key] = std::vector<missing_dependency>(result);  // moved in: no element-wise assignment
     return result;
   }
 
@@ -178,7 +178,7 @@ class dependency_resolver {
       std::vector<std::string> names = info.needed;
       if (next == 0) names.push_back(by_name);
       for (const std::string& needed : names) {
-        std::vector<std::string> searched;
+        std::vector<searched_place> searched;
         std::string found = locate(needed, info, pending[next], searched);
         std::string fifo = blocking_file(searched);
         if (!fifo.empty()) return name = needed, fifo;
@@ -215,7 +215,7 @@ class dependency_resolver {
   }
 
   std::string locate(const std::string& name, const elf_info& requester, const std::string& requester_path,
-                     std::vector<std::string>& searched) const {
+                     std::vector<searched_place>& searched) const {
     auto known = dirs_.find(requester_path);
     if (known == dirs_.end()) known = dirs_.emplace(requester_path, search_dirs_of(requester, requester_path)).first;
     return locate_in(name, known->second, searched, true);
@@ -223,7 +223,7 @@ class dependency_resolver {
 
   // `dirs`: search_dirs_of the library that needs `name`.
   std::string locate_in(const std::string& name, const std::vector<std::string>& dirs,
-                        std::vector<std::string>& searched, bool note_absent) const {
+                        std::vector<searched_place>& searched, bool note_absent) const {
     if (name.find('/') != std::string::npos) return check_file(name).state == file_state::regular ? name : "";
     std::string loaded = loaded_copy(name);
     if (!loaded.empty()) return loaded;
@@ -233,11 +233,11 @@ class dependency_resolver {
     std::vector<std::string> cached = ld_so_cache_paths(cache_, name);
     for (std::string& path : cached) {
       path.insert(0, root_);
-      verdict v = accept(path, "ld.so.cache: ", searched, note_absent);
+      verdict v = accept(path, true, searched, note_absent);
       if (v == verdict::taken) return path;
       if (v == verdict::ends_search || v == verdict::blocks) return {};
     }
-    if (cached.empty() && note_absent) searched.push_back("ld.so.cache: no entry");
+    if (cached.empty() && note_absent) searched.push_back({searched_place::finding::no_cache_entry, {}, {}, true});
     return first_loadable(system_dirs_, name, searched, ended, note_absent);
   }
 
@@ -256,12 +256,12 @@ class dependency_resolver {
 
   // The first file the loader takes from `dirs`; `ended` is set when a file there ends the search.
   std::string first_loadable(const std::vector<std::string>& dirs, const std::string& name,
-                             std::vector<std::string>& searched, bool& ended, bool note_absent = true) const {
+                             std::vector<searched_place>& searched, bool& ended, bool note_absent = true) const {
     std::string path;  // one buffer for every folder's candidate
     for (const std::string& dir : dirs) {
       if (!note_absent && nothing_at(dir, name)) continue;  // accept's first answer, without a string
       join_path_into(path, dir, name);
-      verdict v = accept(path, "", searched, note_absent);
+      verdict v = accept(path, false, searched, note_absent);
       if (v == verdict::taken) return path;
       if (v == verdict::ends_search || v == verdict::blocks) return ended = true, std::string();
     }
@@ -280,28 +280,29 @@ class dependency_resolver {
 
   // glibc's open_verify: a library of another class or machine is passed over; any other file it
   // cannot load ("invalid ELF header", "file too short") fails the load of that name; a FIFO it
-  // opens and waits on (blocking_entry).
-  verdict accept(const std::string& path, const char* prefix, std::vector<std::string>& searched,
+  // opens and waits on (finding::blocks_search). `from_cache`: the cache named the file.
+  verdict accept(const std::string& path, bool from_cache, std::vector<searched_place>& searched,
                  bool note_absent = true) const {
     struct stat present;
     if (::stat(path.c_str(), &present) != 0 && errno == ENOENT) {  // most places hold no such file
-      if (note_absent) searched.push_back(prefix + parent_dir(path));
+      if (note_absent) searched.push_back({searched_place::finding::absent, parent_dir(path), {}, from_cache});
       return verdict::absent;
     }
     file_check at = check_file(path, true);
     if (at.blocks_open) {
-      searched.push_back(prefix + blocking_entry(path));
+      searched.push_back({searched_place::finding::blocks_search, path, {}, from_cache});
       return verdict::blocks;
     }
     if (at.state != file_state::regular) {
-      if (note_absent) searched.push_back(prefix + parent_dir(path));
+      if (note_absent) searched.push_back({searched_place::finding::absent, parent_dir(path), {}, from_cache});
       return verdict::absent;
     }
     std::string why_not;
     outcome result = inspect(path, why_not);
     if (result == outcome::loaded) return verdict::taken;
     bool ends = result != outcome::wrong_architecture;
-    searched.push_back(prefix + searched_entry(path, ends, why_not));
+    searched.push_back({ends ? searched_place::finding::ends_search : searched_place::finding::passed_over, path,
+                        std::move(why_not), from_cache});
     return ends ? verdict::ends_search : verdict::passed_over;
   }
 

@@ -50,17 +50,18 @@ class sublibrary_finder {
   // The copy cuDNN's own load of `file_name` would get, or empty. `searched` says where it looked
   // for `file_name`; `skipped` receives the files it met and passed over first, for any name.
   // The main library's RPATH and RUNPATH count: cuDNN's dlopen runs inside it.
-  std::string by_name(const std::string& file_name, std::vector<std::string>& searched,
-                      std::vector<std::string>* skipped = nullptr) const {
-    std::vector<std::string> other;
+  std::string by_name(const std::string& file_name, std::vector<searched_place>& searched,
+                      std::vector<searched_place>* skipped = nullptr) const {
+    std::vector<searched_place> other;
     for (const std::string& name : names_tried(file_name)) {
       // Only the name asked for needs its absent folders listed (`searched`, for a message).
-      std::vector<std::string>& looked = name == file_name ? searched : other;
+      std::vector<searched_place>& looked = name == file_name ? searched : other;
       looked.clear();
       std::string found = resolver_->locate(name, main_path_, looked, load_kind::by_name, name == file_name);
       if (skipped) {
-        for (const std::string& entry : looked) {
-          if (names_unusable_file(entry)) skipped->push_back(entry);
+        for (const searched_place& entry : looked) {
+          if (names_unusable_file(entry))
+            skipped->push_back(searched_place(entry));  // a copy, moved in: the resolver's push_back
         }
       }
       if (!found.empty()) return found;

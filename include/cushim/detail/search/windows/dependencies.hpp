@@ -11,7 +11,6 @@
 
 #include "../missing_dependency.hpp"
 #include "../path_list.hpp"
-#include "../words/dependencies.hpp"
 #include "../../files/pe.hpp"
 #include "../../files/words/pe.hpp"
 #include "../../platform/platform.hpp"
@@ -77,7 +76,7 @@ class dependency_resolver {
 
   // The file Windows would use for `name` when loading `requester_path` (by_path) or a bare
   // name (by_name), or empty. API sets and DLLs already in the process count as present.
-  std::string locate(const std::string& name, const std::string& requester_path, std::vector<std::string>& searched,
+  std::string locate(const std::string& name, const std::string& requester_path, std::vector<searched_place>& searched,
                      load_kind kind = load_kind::by_path) const {
     if (is_api_set(name)) return name;
     std::string loaded = loaded_path(name);
@@ -136,7 +135,7 @@ class dependency_resolver {
     pe_info info = read_pe(file);
     if (info.error != pe_error::none) return;
     for (const std::string& name : info.imports) {
-      std::vector<std::string> searched;
+      std::vector<searched_place> searched;
       std::string found = locate(name, top, searched, kind);
       std::vector<std::string> through = chain;
       if (found.empty() && preloads) {
@@ -159,7 +158,7 @@ class dependency_resolver {
       if (loaded_path(name).empty()) walk(through, top, kind, preloads, visited, result);
     }
     for (const std::string& name : info.delay_imports) {
-      std::vector<std::string> searched;
+      std::vector<searched_place> searched;
       if (locate(name, top, searched, kind).empty())
         result.push_back({chain, name + " (delay-loaded)", searched, {}, {}});
     }
@@ -181,12 +180,12 @@ class dependency_resolver {
   }
 
   std::string first_usable(const std::vector<std::string>& dirs, const std::string& name,
-                           std::vector<std::string>& searched) const {
+                           std::vector<searched_place>& searched) const {
     for (const std::string& dir : dirs) {
       if (dir.empty() || listed(searched, dir)) continue;  // PATH often repeats System32
       std::string path = join_path(dir, name);
       if (check_file(path).state != file_state::regular) {
-        searched.push_back(dir);
+        searched.push_back({searched_place::finding::absent, dir, {}, false});
         continue;
       }
       // As the loader: a DLL of another machine is passed over, any other file it cannot map ends
@@ -195,7 +194,8 @@ class dependency_resolver {
       outcome result = inspect_file(path, why_not);
       if (result == outcome::loaded) return path;
       bool ends = result != outcome::wrong_architecture;
-      searched.push_back(searched_entry(path, ends, why_not));
+      searched.push_back({ends ? searched_place::finding::ends_search : searched_place::finding::passed_over, path,
+                          std::move(why_not), false});
       if (ends) return {};
     }
     return {};
@@ -210,20 +210,20 @@ class dependency_resolver {
     return {};
   }
 
-  static bool listed(const std::vector<std::string>& searched, const std::string& dir) {
-    for (const std::string& s : searched) {
-      if (pe_format::same_name_ignoring_case(s, dir)) return true;
+  static bool listed(const std::vector<searched_place>& searched, const std::string& dir) {
+    for (const searched_place& s : searched) {
+      if (s.what == searched_place::finding::absent && pe_format::same_name_ignoring_case(s.path, dir)) return true;
     }
     return false;
   }
 
   // A copy in a PATH folder explains why the same DLL loads elsewhere: Windows does not search
   // PATH for the imports of a DLL loaded by absolute path.
-  void note_copy_on_path(const std::string& name, std::vector<std::string>& searched) const {
+  void note_copy_on_path(const std::string& name, std::vector<searched_place>& searched) const {
     for (const std::string& dir : path_dirs_) {
       std::string candidate = join_path(dir, name);
       if (check_file(candidate).state != file_state::regular) continue;
-      searched.push_back(words::copy_on_path(candidate));
+      searched.push_back({searched_place::finding::on_path, candidate, {}, false});
       return;
     }
   }

@@ -27,12 +27,13 @@ class sublibrary_finder {
 
   // The copy cuDNN's own load of `file_name` would get, or empty; `searched` says where it looked,
   // `skipped` receives the files it met and passed over first.
-  std::string by_name(const std::string& file_name, std::vector<std::string>& searched,
-                      std::vector<std::string>* skipped = nullptr) const {
+  std::string by_name(const std::string& file_name, std::vector<searched_place>& searched,
+                      std::vector<searched_place>* skipped = nullptr) const {
     std::string found = resolver_.locate(file_name, "", searched, load_kind::by_name);
     if (skipped) {
-      for (const std::string& entry : searched) {
-        if (names_unusable_file(entry)) skipped->push_back(entry);
+      for (const searched_place& entry : searched) {
+        if (names_unusable_file(entry))
+          skipped->push_back(searched_place(entry));  // a copy, moved in: the resolver's push_back
       }
     }
     return found;

@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../path_list.hpp"
+#include "../searched_place.hpp"
 
 namespace cushim {
 namespace detail {
@@ -32,10 +34,47 @@ inline std::string chain_text(const std::vector<std::string>& chain) {
   return text;
 }
 
-// The end of `chain` needs `name`, found in none of the places `searched` (joined) names.
+// Windows: a copy of a missing dependency in a PATH folder, as its search list names it.
+inline std::string copy_on_path(const std::string& candidate) {
+  return candidate + " (on PATH, which Windows does not search for the imports of a DLL loaded by full path: copy " +
+         "it beside the DLL)";
+}
+
+// One place of a search list: "/usr/lib", "ld.so.cache: no entry",
+// "ld.so.cache: /usr/lib/libcudnn_ops.so.9 (ends the search: not an ELF file)".
+inline std::string place_text(const searched_place& p) {
+  using finding = searched_place::finding;
+  if (p.what == finding::on_path) return copy_on_path(p.path);
+  std::string text = p.from_cache ? "ld.so.cache: " : "";
+  if (p.what == finding::no_cache_entry) return text + "no entry";
+  text += p.path;
+  const char* marker = p.what == finding::passed_over     ? " (skipped: "
+                       : p.what == finding::ends_search   ? " (ends the search: "
+                       : p.what == finding::blocks_search ? " (blocks the search: "
+                                                          : nullptr;
+  if (!marker) return text;  // absent, named
+  text += marker;
+  text += p.what == finding::blocks_search ? std::string_view(fifo_blocks_text) : std::string_view(p.why);
+  text += ')';
+  return text;
+}
+
+// Each place of a search list, said; and all of them, joined.
+inline std::vector<std::string> place_texts(const std::vector<searched_place>& places) {
+  std::vector<std::string> texts;
+  for (const searched_place& p : places) texts.push_back(place_text(p));
+  return texts;
+}
+inline std::string places_text(const std::vector<searched_place>& places) {
+  std::string text;
+  for (std::size_t i = 0; i < places.size(); ++i) text += (i ? ", " : "") + place_text(places[i]);
+  return text;
+}
+
+// The end of `chain` needs `name`, found in none of the places `searched` names.
 inline std::string dependency_not_found(const std::vector<std::string>& chain, const std::string& name,
-                                        const std::string& searched) {
-  return chain_text(chain) + " needs " + name + ", which is not in any of: " + searched;
+                                        const std::vector<searched_place>& searched) {
+  return chain_text(chain) + " needs " + name + ", which is not in any of: " + places_text(searched);
 }
 
 // The end of `chain` imports functions from `name` that `found`, the file found for it, does not
@@ -46,12 +85,6 @@ inline std::string functions_not_exported(const std::vector<std::string>& chain,
   return chain_text(chain) + " imports " + std::to_string(n) + (n == 1 ? " function" : " functions") + " from " + name +
          " that " + found + " does not export (" + absent.front() + (n > 1 ? ", ..." : "") +
          "): Windows refuses it with error 127, the two files come from different releases";
-}
-
-// Windows: a copy of a missing dependency in a PATH folder, as its search list names it.
-inline std::string copy_on_path(const std::string& candidate) {
-  return candidate + " (on PATH, which Windows does not search for the imports of a DLL loaded by full path: copy " +
-         "it beside the DLL)";
 }
 
 }  // namespace words

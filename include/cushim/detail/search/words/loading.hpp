@@ -487,18 +487,19 @@ inline problem by_name_load_blocked(const std::string& name, const char* engines
           "remove " + fifo + ", or take its folder out of " + platform::system_search_variable};
 }
 
-// cuDNN: ... whose search would not find it (`searched`: the folders, joined).
-inline problem by_name_load_missing(const std::string& name, const char* engines, const std::string& searched,
-                                    const library_descriptor& needed, const std::string& cuda_major,
-                                    const char* pip_package) {
-  return {error_code::ok,
-          false,
-          "cuDNN loads " + name + " by name when " + engines + ", and its search would not find it",
-          "",
-          "looked in: " + searched + "; those engines fail when first used, the rest of cuDNN works",
-          "install " + std::string(needed.display_name) + " for CUDA " + cuda_major + " (the CUDA " + cuda_major +
-              " toolkit, or the pip package nvidia-" + pip_package + "-cu" + cuda_major +
-              ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"};
+// cuDNN: ... whose search would not find it (`searched`: where it looks).
+inline problem by_name_load_missing(const std::string& name, const char* engines,
+                                    const std::vector<searched_place>& searched, const library_descriptor& needed,
+                                    const std::string& cuda_major, const char* pip_package) {
+  return {
+      error_code::ok,
+      false,
+      "cuDNN loads " + name + " by name when " + engines + ", and its search would not find it",
+      "",
+      "looked in: " + words::places_text(searched) + "; those engines fail when first used, the rest of cuDNN works",
+      "install " + std::string(needed.display_name) + " for CUDA " + cuda_major + " (the CUDA " + cuda_major +
+          " toolkit, or the pip package nvidia-" + pip_package + "-cu" + cuda_major +
+          ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"};
 }
 
 // cuDNN: a copy its own search meets before the one in use (`in_use_version`: "cuDNN 9.19.0" style

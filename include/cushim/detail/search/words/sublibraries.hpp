@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "dependencies.hpp"
 
@@ -14,13 +15,15 @@ namespace detail {
 namespace {
 namespace words {
 
-// A file the system loader's search meets and cannot load, ending that search (`why`: what the
-// file is).
-inline std::string ends_the_search(const std::string& why) { return why + "; the system loader stops at it"; }
-
-// A FIFO in cuDNN's search for a sub-library (`why`: what the search list says of it).
-inline std::string blocks_the_search(const std::string& why) {
-  return why + ": cuDNN's load of it by name would never return";
+// Why cuDNN's search for a sub-library cannot use a file it meets (names_unusable_file): the
+// reader's answer, that answer and the end of the search, or the FIFO that blocks it.
+inline std::string shadowing_why(const searched_place& place) {
+  switch (place.what) {
+    case searched_place::finding::ends_search: return place.why + "; the system loader stops at it";
+    case searched_place::finding::blocks_search:
+      return std::string(fifo_blocks_text) + ": cuDNN's load of it by name would never return";
+    default: return place.why;
+  }
 }
 
 inline std::string sublibrary_load_meets_fifo(const std::string& fifo) {
@@ -34,16 +37,16 @@ inline std::string other_release(const std::string& version) {
 }
 
 // No copy cuDNN would use: the one beside the main library is unusable (`why_not`), or absent;
-// `searched`: the places cuDNN's own search looks, joined.
+// `searched`: the places cuDNN's own search looks.
 inline std::string sibling_unusable(const std::string& sibling, const std::string& why_not,
-                                    const std::string& searched) {
+                                    const std::vector<searched_place>& searched) {
   return sibling + " is unusable (" + why_not +
-         ") and cuDNN's own search would not find another copy (looked in: " + searched + ")";
+         ") and cuDNN's own search would not find another copy (looked in: " + places_text(searched) + ")";
 }
 inline std::string sublibrary_not_found(const std::string& file_name, const std::string& main_path,
-                                        const std::string& searched) {
+                                        const std::vector<searched_place>& searched) {
   return file_name + " is not beside " + main_path +
-         " and cuDNN's own search would not find it (looked in: " + searched + ")";
+         " and cuDNN's own search would not find it (looked in: " + places_text(searched) + ")";
 }
 
 // The file is no longer the one found (`why`: pinned_load's changed()).
