@@ -1,10 +1,13 @@
-// What NVRTC's hook (nvrtc_hooks.hpp) says of the builtins library NVRTC loads by name.
+// What NVRTC's hook (nvrtc_hooks.hpp) says of the builtins library NVRTC loads by name, and the
+// problem it records when they are unusable.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "../../search/words/dependencies.hpp"
+#include "../../types/status_types.hpp"
+#include "../../platform/os_texts.hpp"
 
 namespace cushim {
 namespace detail {
@@ -18,6 +21,24 @@ inline std::string builtins_not_found(const std::string& nvrtc_path, const std::
 }
 
 }  // namespace words
+
+// The problems its hook records.
+namespace problems_of {
+
+// as text, `major` its CUDA major, `nvrtc_path` the copy in use.
+inline problem builtins_unusable(const sublibrary& builtins, const std::string& version, const std::string& major,
+                                 const std::string& nvrtc_path) {
+  return {error_code::ok,
+          false,
+          "NVRTC loads " + builtins.file_name + " by name when it compiles, and would not get a usable copy",
+          builtins.path,
+          builtins.problem + "; nvrtcCompileProgram fails with NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+          "install NVRTC " + version + " complete (the CUDA " + major +
+              " toolkit, or the pip package nvidia-cuda-nvrtc-cu" + major + "), with " + builtins.file_name +
+              " beside " + nvrtc_path + " or in a folder of " + platform::system_search_variable};
+}
+
+}  // namespace problems_of
 }  // namespace
 }  // namespace detail
 }  // namespace cushim

@@ -1,8 +1,8 @@
-// The loading words: every problem the loader, the libraries' hooks and the report's checks
-// record, one named constructor each: it takes the facts (the library, paths, outcomes, numbers)
-// and returns the {code, fatal, what, path, why, fix} explain() renders; and the other sentences
-// of a search: an attempt's detail, a probe child's steps, the log callback's lines. The only place
-// these sentences are written.
+// The loading words: every problem the loader and the report's checks record, one named
+// constructor each: it takes the facts (the library, paths, outcomes, numbers) and returns the
+// {code, fatal, what, path, why, fix} explain() renders; and the other sentences of a search: an
+// attempt's detail, a probe child's steps, the log callback's lines. (What a library's hooks say
+// is in libraries/words/.)
 #pragma once
 
 #include <cstddef>
@@ -446,143 +446,6 @@ inline problem missing_function(const library_descriptor& d, const std::string& 
       "",
       "",
       ""};
-}
-
-// --- The libraries' hooks (libraries/*.hpp): their facts, their words ---
-
-// cuDNN: the root sub-library's by-name load meets a FIFO; `refused`: the good copy refused for it.
-inline problem root_sublibrary_blocked(const std::string& file_name, const std::string& fifo,
-                                       const std::string& refused) {
-  return {error_code::sublibrary_unusable,
-          false,
-          "cuDNN's own load of its root sub-library " + file_name + " would wait forever on a FIFO",
-          fifo,
-          "cuDNN loads it by name at its first call, and the system loader's search for that name meets this FIFO "
-          "first: it opens it and waits for a writer; cushim refused " +
-              refused + " (a good copy) for it",
-          "remove " + fifo + ", or take its folder out of " + platform::system_search_variable};
-}
-
-// cuDNN: built for another CUDA major than the program (`reported`: cudnnGetCudartVersion's answer
-// as text; `example`: the build to install).
-inline problem cudnn_built_for_other_cuda(int built, int compiled, const std::string& path, const std::string& reported,
-                                          const std::string& example) {
-  return {error_code::version_mismatch,
-          false,
-          "this cuDNN was built for CUDA " + std::to_string(built) + ", but the program was compiled for CUDA " +
-              std::to_string(compiled),
-          path,
-          "cudnnGetCudartVersion() reports " + reported,
-          "install the cuDNN build for CUDA " + std::to_string(compiled) + " (for example " + example + ")"};
-}
-
-// cuDNN: a library it loads by name (cuBLASLt, NVRTC) when `engines` run, whose search meets a FIFO.
-inline problem by_name_load_blocked(const std::string& name, const char* engines, const std::string& fifo) {
-  return {error_code::ok,
-          false,
-          "cuDNN loads " + name + " by name when " + engines + ", and its search would wait forever on a FIFO",
-          fifo,
-          "the system loader opens the FIFO it meets and waits for a writer: the first "
-          "operation that needs those engines would never return",
-          "remove " + fifo + ", or take its folder out of " + platform::system_search_variable};
-}
-
-// cuDNN: ... whose search would not find it (`searched`: where it looks).
-inline problem by_name_load_missing(const std::string& name, const char* engines,
-                                    const std::vector<searched_place>& searched, const library_descriptor& needed,
-                                    const std::string& cuda_major, const char* pip_package) {
-  return {
-      error_code::ok,
-      false,
-      "cuDNN loads " + name + " by name when " + engines + ", and its search would not find it",
-      "",
-      "looked in: " + words::places_text(searched) + "; those engines fail when first used, the rest of cuDNN works",
-      "install " + std::string(needed.display_name) + " for CUDA " + cuda_major + " (the CUDA " + cuda_major +
-          " toolkit, or the pip package nvidia-" + pip_package + "-cu" + cuda_major +
-          ") in a folder cuDNN's search reaches (" + platform::system_search_variable + ")"};
-}
-
-// cuDNN: a copy its own search meets before the one in use (`in_use_version`: "cuDNN 9.19.0" style
-// text of the copy in use, empty when its file does not say).
-inline problem sublibrary_shadowed(const sublibrary& sub, const shadowing_copy& copy,
-                                   const std::string& in_use_version) {
-  std::string what = copy.other_release
-                         ? "cuDNN's own search for " + sub.file_name + " would take a copy of another release"
-                         : "cuDNN's search for " + sub.file_name + " meets a copy it cannot use";
-  std::string why =
-      copy.other_release
-          ? "it is " + copy.why + " and the copy in use, " + sub.path +
-                (!in_use_version.empty() ? ", is cuDNN " + in_use_version : ", is of the main library's install") +
-                "; cushim preloads the copy in use, a program without cushim mixes two installations "
-                "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)"
-          : copy.why + "; cuDNN uses " + (sub.path.empty() ? std::string("no copy") : sub.path) + " instead";
-  return {error_code::ok,
-          false,
-          what,
-          copy.path,
-          why,
-          "remove " + copy.path + ", or replace it with the " + sub.file_name + " of the cuDNN in use"};
-}
-
-// cuDNN: a sub-library (not the root) that is unusable; `serves_functions`: some functions need it,
-// `blocked`: its load would wait on a FIFO; `pattern`: its files' name with a wildcard.
-inline problem unusable_sublibrary(const sublibrary& sub, bool serves_functions, bool blocked, int major,
-                                   const std::string& pattern) {
-  std::string effect = serves_functions
-                           ? blocked ? "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
-                                       "waiting forever in cuDNN's load of it"
-                                     : "the cuDNN functions it serves return CUDNN_STATUS_NOT_INITIALIZED instead of "
-                                       "letting cuDNN abort the process"
-                       : blocked ? "the first operation that needs its engines would never return (cuDNN's load "
-                                   "of it waits forever)"
-                                 : "the operations that need its engines fail when they run "
-                                   "(CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED or "
-                                   "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)";
-  return {error_code::sublibrary_unusable,
-          false,
-          "cuDNN's sub-library " + sub.file_name + " is unusable; " + effect,
-          sub.path,
-          sub.problem,
-          "install one complete cuDNN " + std::to_string(major) + " (every " + pattern +
-              " of one release, in one folder) and remove partial copies"};
-}
-
-// cuDNN's CUDA build against the runtime in use (`runtime`: its version as text).
-inline problem cudnn_runtime_mismatch(int built, int in_use, const std::string& runtime, const std::string& path) {
-  return {
-      error_code::version_mismatch,
-      false,
-      "cuDNN was built for CUDA " + std::to_string(built) + ", but the CUDA runtime in use is " + runtime,
-      path,
-      "cuDNN and the CUDA runtime must share a major version",
-      "use the cuDNN build for CUDA " + std::to_string(in_use) + ", or the CUDA " + std::to_string(built) + " runtime"};
-}
-
-// NVRTC: its builtins (`builtins`), which it loads by name, would not be usable; `version`: NVRTC's
-// as text, `major` its CUDA major, `nvrtc_path` the copy in use.
-inline problem builtins_unusable(const sublibrary& builtins, const std::string& version, const std::string& major,
-                                 const std::string& nvrtc_path) {
-  return {error_code::ok,
-          false,
-          "NVRTC loads " + builtins.file_name + " by name when it compiles, and would not get a usable copy",
-          builtins.path,
-          builtins.problem + "; nvrtcCompileProgram fails with NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
-          "install NVRTC " + version + " complete (the CUDA " + major +
-              " toolkit, or the pip package nvidia-cuda-nvrtc-cu" + major + "), with " + builtins.file_name +
-              " beside " + nvrtc_path + " or in a folder of " + platform::system_search_variable};
-}
-
-// The CUDA runtime: the driver supports an older CUDA (`driver`, `runtime`: versions as text;
-// `clause`: NVIDIA's minimum driver for that major, as a parenthesis, or empty).
-inline problem driver_too_old(const std::string& driver, const std::string& runtime, const std::string& path,
-                              int runtime_major, const std::string& clause) {
-  return {error_code::version_mismatch,
-          false,
-          "the NVIDIA driver supports CUDA up to " + driver + ", older than the CUDA " + runtime + " runtime in use",
-          path,
-          "CUDA calls will fail with cudaErrorInsufficientDriver (35)",
-          "update the NVIDIA driver to one that supports CUDA " + std::to_string(runtime_major) + clause +
-              ", or use a build for an older CUDA"};
 }
 
 }  // namespace problems_of
