@@ -6,13 +6,13 @@
 // driver without its kernel module cannot.
 #pragma once
 
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "../probe/child_probe.hpp"
 #include "../libraries/nvml.hpp"
 #include "../platform/os.hpp"
+#include "../search/candidate_screen.hpp"
 #include "../search/search_list.hpp"
 #include "../search/state.hpp"
 #include CUSHIM_OS_DRIVER_FILES
@@ -97,17 +97,10 @@ inline void ask_nvml(platform::library_handle h, nvml_record& r) {
 // that crashes or hangs in a child is passed over, as the driver's search does.
 inline nvml_record query_nvml() {
   nvml_record r;
-  options opts;
-  {
-    std::lock_guard<std::mutex> lock(shim().options_mutex);
-    opts = shim().opts;
-  }
-  const child_probe_settings probe = child_probe_settings_of(opts);
-  seen_files seen;
+  const child_probe_settings probe = current_child_probe_settings();
+  path_screen screen;
   for (const candidate& c : platform::system_install_candidates(platform_text(nvml_files[0].name))) {
-    if (c.kind != entry_kind::absolute) continue;
-    platform::file_check fc = platform::check_file(c.path);
-    if (!seen.first_time(fc.identity, c.path) || fc.state != platform::file_state::regular) continue;
+    if (c.kind != entry_kind::absolute || screen.screen(c).result != outcome::loaded) continue;
     if (probe.enabled && !failure_in_child({"nvml", c.path}, probe).empty()) continue;
     platform::load_result loaded = platform::load_library(c.path);
     if (!loaded.handle) continue;

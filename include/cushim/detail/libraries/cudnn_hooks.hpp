@@ -105,12 +105,7 @@ inline problem unusable_sublibrary_problem(const sublibrary& sub, int major);
 // out (sublibraries_reported) it is not changed: a refusal is kept beside it.
 inline void load_pending_sublibrary(library_state& lib, std::size_t i, bool in_child_only) {
   sublibrary sub = lib.st.sublibraries[i];
-  options opts;
-  {
-    std::lock_guard<std::mutex> lock(shim().options_mutex);
-    opts = shim().opts;
-  }
-  const child_probe_settings probe = child_probe_settings_of(opts);
+  const child_probe_settings probe = current_child_probe_settings();
   bool loaded_here = false;
   if (probe.enabled) {
     std::string refusal;

@@ -70,12 +70,7 @@ inline bool in_stubs_folder(const std::string& path) {
 // driver by name would wait there. The toolkit's link-time stub is recorded and ignored.
 inline driver_status probe_driver() {
   driver_status d;
-  options opts;
-  {
-    std::lock_guard<std::mutex> lock(shim().options_mutex);
-    opts = shim().opts;
-  }
-  const child_probe_settings probe = child_probe_settings_of(opts);
+  const child_probe_settings probe = current_child_probe_settings();
   path_screen screen;
   for (const candidate& c : platform::system_install_candidates(platform::driver_file_name())) {
     if (c.kind != entry_kind::absolute) continue;

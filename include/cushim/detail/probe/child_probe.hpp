@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include "../search/dependency_walk.hpp"
@@ -42,6 +43,16 @@ inline child_probe_settings child_probe_settings_of(const options& opts) {
           !opts.probe_program.empty() ? opts.probe_program
           : program                   ? program
                                       : ""};
+}
+
+// The settings of the options configure() set last (a copy taken under options_mutex).
+inline child_probe_settings current_child_probe_settings() {
+  options opts;
+  {
+    std::lock_guard<std::mutex> lock(shim().options_mutex);
+    opts = shim().opts;
+  }
+  return child_probe_settings_of(opts);
 }
 
 // In the child: the step it is about to take (step_texts: "while loading", "in cudnnGetVersion").
